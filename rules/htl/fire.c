@@ -1,0 +1,270 @@
+/* fire.c - Hold the Line fire combat (HtL 8.2, 8.3): line of sight, hit
+ * numbers, the attack roll, and allocating hits (HtL 8.2.2, 3.4.2). */
+#include <string.h>
+
+#include "core/los.h"
+#include "htl_int.h"
+
+typedef struct los_ctx {
+    const htl_state *s;
+    const mk_scenario *sc;
+} los_ctx;
+
+/* HtL 8.3: forest, hills, town, entrenchment and units (friendly or enemy)
+ * block. AMB-HTL-12: a lone leader does not block (leaders do not block
+ * movement either, 7.2.1); VP counters are markers and do not block. */
+static bool blocks(mk_hex h, const void *ctx)
+{
+    const los_ctx *c = ctx;
+    if (htl_terrain(c->sc, h)->blocks_los)
+        return true;
+    for (int i = 0; i < c->s->nunits; i++)
+        if (c->s->u[i].hex == h && htl_is_combat(c->sc->units[i].kind))
+            return true;
+    return false;
+}
+
+/* Is the line of sight from `from` to `to` clear (HtL 8.3)? Adjacent hexes
+ * always see each other. */
+bool htl_los(const htl_state *s, const mk_scenario *sc, int from, int to)
+{
+    const mk_grid *g = &sc->map.grid;
+    if (mk_hex_distance(g, (mk_hex)from, (mk_hex)to) <= 1)
+        return true;
+    los_ctx c = {s, sc};
+    return mk_los_clear(g, (mk_hex)from, (mk_hex)to, blocks, &c, NULL);
+}
+
+/* The hit number (before terrain) for `unit` firing at hex target, and the
+ * range in *range; 0 if out of range or the unit cannot fire (HtL 8.2.1,
+ * 8.2.3). */
+int htl_fire_need(const htl_state *s, const mk_scenario *sc, int unit, int target, int *range)
+{
+    int kind = sc->units[unit].kind;
+    int r = mk_hex_distance(&sc->map.grid, (mk_hex)s->u[unit].hex, (mk_hex)target);
+    *range = r;
+    if (r < 1 || r > htl_fire_range(kind))
+        return 0;
+    return htl_hit_number(kind, r);
+}
+
+static bool may_fire(const htl_state *s, const mk_scenario *sc, int u)
+{
+    if (!htl_is_combat(sc->units[u].kind) || s->u[u].hex < 0 || sc->units[u].side != s->active)
+        return false;
+    if (!(s->u[u].flags & HU_ACTED))
+        return true;
+    return s->dragoon_fire == u; /* HtL 6.2.3: a dragoon fires after its move */
+}
+
+/* Appends every legal fire action of the active side. */
+int htl_legal_fire(const htl_state *s, const mk_scenario *sc, mk_action *out, int n, int cap)
+{
+    if (s->ap < 1)
+        return n;
+    int16_t targets[MK_MAX_UNITS];
+    int nt = 0;
+    for (int i = 0; i < s->nunits; i++) {
+        int h = s->u[i].hex;
+        if (h < 0 || sc->units[i].side == s->active || !htl_is_combat(sc->units[i].kind))
+            continue;
+        bool dup = false;
+        for (int j = 0; j < nt && !dup; j++)
+            dup = targets[j] == h;
+        if (!dup)
+            targets[nt++] = (int16_t)h;
+    }
+    for (int u = 0; u < s->nunits && n < cap; u++) {
+        if (!may_fire(s, sc, u))
+            continue;
+        for (int t = 0; t < nt && n < cap; t++) {
+            int range;
+            if (!htl_fire_need(s, sc, u, targets[t], &range) ||
+                !htl_los(s, sc, s->u[u].hex, targets[t]))
+                continue;
+            mk_action *a = &out[n++];
+            memset(a, 0, sizeof *a);
+            a->type = HA_FIRE;
+            a->unit = (int16_t)u;
+            a->other = -1;
+            a->target = targets[t];
+            a->cost = 1;
+        }
+    }
+    return n;
+}
+
+/* Rolls the 3 attack dice (HtL 8.2.3) against hex, adding the defender's
+ * terrain modifier to each die (HtL 2.2.1, 8.2.1, 8.4.3); a die hits when
+ * its modified value reaches need. No automatic hit on a 6 (AMB-HTL-3).
+ * Returns the hits and puts the natural 1s in *ones (HtL 9.3.1, AMB-HTL-4). */
+int htl_roll_attack(htl_state *s, const mk_scenario *sc, int attacker, int hex, int need,
+                    const char *purpose, const char *rule, mk_events *ev, int *ones)
+{
+    const htl_terrain_fx *t = htl_terrain(sc, hex);
+    mk_event *e = mk_events_add(ev, "roll");
+    e->purpose = purpose;
+    e->rule = rule;
+    e->unit = (int16_t)attacker;
+    e->target = (int16_t)hex;
+    e->die = 6;
+    e->need = (int16_t)need;
+    if (t->combat)
+        mk_event_mod(e, t->combat, t->combat_why);
+    int hits = 0;
+    *ones = 0;
+    for (int i = 0; i < HTL_DICE; i++) {
+        int d = mk_rng_d6(&s->head.rng);
+        mk_event_value(e, d);
+        if (d == 1)
+            (*ones)++;
+        if (d + t->combat >= need)
+            hits++;
+    }
+    e->hits = (int16_t)hits;
+    return hits;
+}
+
+/* Removes `unit` from the game (HtL 8.2.2 and others): a leader costs its
+ * side 1 command AP (HtL 9.3.2); the other side scores 1 VP (HtL 10.A,
+ * AMB-HTL-19). */
+void htl_eliminate(htl_state *s, const mk_scenario *sc, int unit, const char *rule, mk_events *ev)
+{
+    int side = sc->units[unit].side;
+    mk_event *e = mk_events_add(ev, "eliminated");
+    e->rule = rule;
+    e->unit = (int16_t)unit;
+    e->hex = s->u[unit].hex;
+    s->u[unit].hex = -1;
+    if (htl_is_combat(sc->units[unit].kind))
+        s->u[unit].mp = 0;
+    if (sc->units[unit].kind == HK_LEADER)
+        s->leaders_lost[side]++;
+    htl_award_vp(s, sc, 1 - side, unit, "HtL 10.A", ev);
+}
+
+/* The defending units that may take the next hit: those with the highest
+ * current MP (HtL 8.2.2, applied one hit at a time, AMB-HTL-5). */
+int htl_tie_options(const htl_state *s, const mk_scenario *sc, int16_t *out)
+{
+    int units[4];
+    int n = htl_combat_units_in(s, sc, s->cb.hex, s->cb.defender, units), best = 0, m = 0;
+    for (int i = 0; i < n; i++)
+        if (s->u[units[i]].mp > best)
+            best = s->u[units[i]].mp;
+    for (int i = 0; i < n; i++)
+        if (s->u[units[i]].mp == best)
+            out[m++] = (int16_t)units[i];
+    return m;
+}
+
+/* Applies the hits left, one at a time, each to the unit with the highest
+ * current MP; the owner chooses between tied units (HtL 8.2.2). Hits left
+ * when the hex is empty are lost. Returns 1 when waiting for a decision. */
+int htl_hits_step(htl_state *s, const mk_scenario *sc, mk_events *ev)
+{
+    htl_combat *cb = &s->cb;
+    while (cb->hits_left > 0) {
+        int16_t opts[4];
+        int n = htl_tie_options(s, sc, opts), v;
+        if (n == 0) {
+            cb->hits_left = 0;
+            break;
+        }
+        if (n == 1) {
+            v = opts[0];
+        } else if (cb->chosen >= 0) {
+            v = cb->chosen;
+            cb->chosen = -1;
+        } else {
+            cb->pending = HP_TIE;
+            cb->decider = (int8_t)cb->defender;
+            return 1;
+        }
+        cb->hits_left--;
+        if (s->u[v].mp > 1) {
+            s->u[v].mp--;
+            mk_event *e = mk_events_add(ev, "hit");
+            e->rule = "HtL 8.2.2";
+            e->unit = (int16_t)v;
+            e->mp = s->u[v].mp;
+        } else if (sc->units[v].kind == HK_ELITE) {
+            /* HtL 3.4.2: an elite at 1 MP rolls per hit: 1-3 stays, 4-6 eliminated */
+            int d = mk_rng_d6(&s->head.rng);
+            mk_event *e = mk_events_add(ev, "roll");
+            e->purpose = "elite_absorb";
+            e->rule = "HtL 3.4.2";
+            e->unit = (int16_t)v;
+            e->die = 6;
+            mk_event_value(e, d);
+            e->need = 4;
+            e->hits = d >= 4 ? 1 : 0;
+            if (d >= 4) {
+                s->u[v].mp = 0;
+                htl_eliminate(s, sc, v, "HtL 3.4.2", ev);
+                cb->vacated = 1;
+            }
+        } else {
+            s->u[v].mp = 0;
+            mk_event *e = mk_events_add(ev, "hit");
+            e->rule = "HtL 8.2.2";
+            e->unit = (int16_t)v;
+            e->mp = 0;
+            htl_eliminate(s, sc, v, "HtL 8.2.2", ev);
+            cb->vacated = 1;
+        }
+    }
+    return 0;
+}
+
+/* Checks and applies a fire action (HtL 8.2). */
+int htl_apply_fire(htl_state *s, const mk_scenario *sc, const mk_action *a, mk_events *ev,
+                   mk_error *err)
+{
+    const mk_grid *g = &sc->map.grid;
+    int u = a->unit, h = a->target;
+    const char *id = sc->units[u].id;
+    if (!htl_is_combat(sc->units[u].kind) || s->u[u].hex < 0)
+        return mk_error_set(err, "illegal_action", "HtL 8.1: %s cannot fire", id);
+    if (!may_fire(s, sc, u))
+        return mk_error_set(err, "illegal_action",
+                            sc->units[u].kind == HK_DRAGOON && (s->u[u].flags & HU_MOVED)
+                                ? "HtL 6.2.3: %s may fire after its move only straight after it"
+                                : "HtL 6.1.4: %s has already acted this turn",
+                            id);
+    if (s->ap < 1)
+        return mk_error_set(err, "illegal_action", "HtL 8.2.1: fire costs 1 AP, none left");
+    if (h < 0 || h >= mk_grid_size(g) || !htl_enemy_combat_in(s, sc, h, sc->units[u].side))
+        return mk_error_set(err, "illegal_action", "HtL 8.1: no enemy unit to fire at there");
+    int range, need = htl_fire_need(s, sc, u, h, &range);
+    if (!need)
+        return mk_error_set(err, "illegal_action", "HtL 8.2.3: %s has range %d, target at %d",
+                            id, htl_fire_range(sc->units[u].kind), range);
+    if (!htl_los(s, sc, s->u[u].hex, h))
+        return mk_error_set(err, "illegal_action", "HtL 8.3: no clear line of sight");
+
+    s->ap--;
+    s->dragoon_fire = -1;
+    s->u[u].flags |= HU_ACTED | HU_FIRED;
+    int ones, hits = htl_roll_attack(s, sc, u, h, need, "fire", "HtL 8.2.1", ev, &ones);
+    int def = 1 - sc->units[u].side;
+    int ld = htl_leader_in(s, sc, h, def);
+    /* HtL 9.3.1, AMB-HTL-4: fire: one check if any natural 1 was rolled */
+    if (ld >= 0 && ones > 0)
+        htl_leader_casualty(s, sc, ld, 1, ev);
+    htl_combat *cb = &s->cb;
+    memset(cb, 0, sizeof *cb);
+    cb->on = 1;
+    cb->close = 0;
+    cb->stage = CB_HITS;
+    cb->hits_left = (int8_t)hits;
+    cb->attacker = (int16_t)u;
+    cb->hex = (int16_t)h;
+    cb->leader = (int16_t)(ld >= 0 && s->u[ld].hex == h ? ld : -1);
+    cb->chosen = -1;
+    cb->retreat_to = -1;
+    cb->first_retreat = -1;
+    cb->defender = (uint8_t)def;
+    htl_combat_run(s, sc, ev);
+    return 0;
+}

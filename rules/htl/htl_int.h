@@ -1,0 +1,197 @@
+/* htl_int.h - Hold the Line: the game state and the declarations shared by
+ * the files of rules/htl (one file per part of the rulebook).
+ *
+ * The state is plain data (no pointers), so a game is cloned with one
+ * memcpy. Units are referred to by their scenario index, hexes by grid
+ * index. Invariants (checked by htl_state_ok in debug tests):
+ *  - a unit on the map has hex >= 0; an eliminated unit has hex == -1;
+ *  - no hex holds two "foot" units (infantry type or dragoon), two
+ *    artillery, two leaders or two VP counters (HtL 4.3, 4.3.1);
+ *  - 0 <= mp <= mp_start for combat units; ap >= 0;
+ *  - while cb.on is set an action is in progress; cb.pending names the
+ *    decision it waits for (to_move is then cb.decider). */
+#ifndef HTL_INT_H
+#define HTL_INT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/los.h"
+#include "core/ruleset.h"
+
+#define HTL_MAX_HEX 512     /* HtL maps are 13 x 9; check_scenario refuses larger */
+#define HTL_MAX_REACH 64    /* hexes within 4 steps: 1 + 6 + 12 + 18 + 24 = 61 */
+#define HTL_DICE 3          /* HtL 8.2.3: always 3 dice */
+
+/* Terrain indices: the order of htl_terrain_names (index 0 = clear). */
+enum {
+    HT_CLEAR, HT_SWAMP, HT_WATERWAY, HT_BRIDGE, HT_FORD, HT_FOREST, HT_HILL, HT_TOWN,
+    HT_FENCE, HT_ENTRENCHMENT, HT_COUNT
+};
+
+/* Unit kinds: the order of htl_kind_names. */
+enum {
+    HK_REGULAR, HK_ELITE, HK_LIGHT, HK_MILITIA, HK_DRAGOON, HK_ARTILLERY, HK_LEADER, HK_VP,
+    HK_COUNT
+};
+
+/* Hex-limit classes (HtL 4.3). */
+enum { HS_FOOT, HS_ART, HS_LEADER, HS_VP };
+
+/* Action types (mk_action.type). */
+enum { HA_MOVE = 1, HA_FIRE, HA_CLOSE, HA_RALLY, HA_CHOOSE, HA_END };
+/* mk_action.flags for HA_CHOOSE at an advance decision (HtL 8.4.4). */
+enum { HC_ADVANCE = 1, HC_STAY = 2 };
+
+/* Unit flags, cleared at the start of each player turn. */
+#define HU_ACTED 0x01    /* activated this turn (HtL 6.1.4) */
+#define HU_MOVED 0x02
+#define HU_FIRED 0x04
+#define HU_RALLIED 0x08
+#define HU_BONUS 0x10    /* used the leader bonus hex (HtL 6.2.4) */
+#define HU_CLOSE 0x20    /* conducted close combat */
+
+/* Pending decisions. */
+enum { HP_NONE, HP_TIE, HP_RETREAT, HP_DISPLACE, HP_ESCAPE, HP_ADVANCE };
+/* Stages of a combat in progress. */
+enum { CB_HITS, CB_RETREAT, CB_LEADER, CB_ADVANCE, CB_DONE };
+/* Why the game ended. */
+enum { HR_NONE, HR_VP, HR_TIME, HR_TIME_VP };
+
+typedef struct htl_unit {
+    int16_t hex;     /* -1: off the map (eliminated, taken) */
+    int16_t start;   /* hex at the start of the current player turn */
+    int8_t mp;
+    uint8_t flags;   /* HU_* */
+} htl_unit;
+
+/* A fire or close combat in progress: what remains to be done. */
+typedef struct htl_combat {
+    uint8_t on, close, stage, pending;   /* pending: HP_* */
+    int8_t decider, hits_left, nfailed, fi;
+    int16_t attacker, hex, leader, chosen;   /* chosen: the answer to the last decision, -1 none */
+    int16_t retreat_to, first_retreat;       /* hex chosen for failed[fi]; where the first retreat went */
+    int16_t failed[4];                       /* units that failed morale, in retreat order */
+    uint8_t vacated, defender;               /* a defender left the hex; defending side */
+} htl_combat;
+
+typedef struct htl_state {
+    mk_head head;
+    uint64_t options;
+    int16_t turn, turns;
+    int8_t active, to_move, first, over;
+    int8_t winner, reason, ap, ap_roll;
+    int16_t dragoon_fire;    /* dragoon that moved and may still fire (HtL 6.2.3), -1 */
+    int16_t nunits;
+    int8_t leaders_lost[2];  /* HtL 9.3.2 */
+    int8_t vp_target[2];     /* HtL 10: VP that win (0: none) */
+    int16_t vp[2];
+    int8_t time_winner;      /* HtL 10.C: side that wins when time runs out, -1 */
+    int8_t pad_;
+    htl_combat cb;
+    htl_unit u[MK_MAX_UNITS];
+} htl_state;
+
+_Static_assert(sizeof(htl_state) <= 4096, "HtL state must stay within 4 KiB");
+
+/* Who stands in each hex: a unit index per hex-limit class, -1 for none. */
+typedef struct htl_occ {
+    int16_t foot[HTL_MAX_HEX], art[HTL_MAX_HEX], leader[HTL_MAX_HEX], vp[HTL_MAX_HEX];
+} htl_occ;
+
+/* terrain.c */
+extern const char *const htl_terrain_names[HT_COUNT];
+typedef struct htl_terrain_fx {
+    int8_t combat;        /* added to each attacker die (HtL 2.2.1, 8.2.1) */
+    int8_t morale;        /* added to the defender's MP for morale (HtL 8.4.2) */
+    uint8_t stop;         /* stop on entering (HtL 2.2.1 Movement) */
+    uint8_t impassable;
+    uint8_t blocks_los;   /* HtL 8.3 */
+    const char *combat_why, *morale_why;
+} htl_terrain_fx;
+const htl_terrain_fx *htl_terrain(const mk_scenario *sc, int hex);
+
+/* units.c */
+extern const char *const htl_kind_names[HK_COUNT];
+int htl_move_rate(int kind);
+int htl_fire_range(int kind);
+int htl_hit_number(int kind, int range);   /* 0 = cannot; range 0 = close combat */
+int htl_slot(int kind);
+bool htl_is_combat(int kind);               /* not a leader or VP counter */
+bool htl_is_infantry(int kind);
+int htl_kind(const mk_scenario *sc, int u);
+int htl_side(const mk_scenario *sc, int u);
+void htl_occ_build(htl_occ *o, const htl_state *s, const mk_scenario *sc);
+int htl_enemy_combat_in(const htl_state *s, const mk_scenario *sc, int hex, int side);
+int htl_combat_units_in(const htl_state *s, const mk_scenario *sc, int hex, int side, int *out);
+int htl_leader_in(const htl_state *s, const mk_scenario *sc, int hex, int side);
+bool htl_state_ok(const htl_state *s, const mk_scenario *sc, char *why, size_t n);
+
+/* turn.c */
+void htl_turn_begin(htl_state *s, const mk_scenario *sc, int side, mk_events *ev);
+void htl_turn_end(htl_state *s, const mk_scenario *sc, mk_events *ev);
+void htl_action_done(htl_state *s, const mk_scenario *sc, mk_events *ev);
+
+/* move.c */
+typedef struct htl_reach {
+    int n;
+    int16_t hex[HTL_MAX_REACH], parent[HTL_MAX_REACH];
+    int8_t depth[HTL_MAX_REACH];
+    uint8_t can_end[HTL_MAX_REACH];
+} htl_reach;
+void htl_reach_find(const htl_state *s, const mk_scenario *sc, const htl_occ *o, int unit,
+                    int leader, int maxlen, htl_reach *r);
+int htl_leader_with(const htl_state *s, const mk_scenario *sc, int unit);
+int htl_legal_moves(const htl_state *s, const mk_scenario *sc, mk_action *out, int n, int cap);
+int htl_apply_move(htl_state *s, const mk_scenario *sc, const mk_action *a, mk_events *ev,
+                   mk_error *err);
+void htl_enter_hex(htl_state *s, const mk_scenario *sc, int unit, int hex, mk_events *ev);
+
+/* fire.c */
+bool htl_los(const htl_state *s, const mk_scenario *sc, int from, int to);
+int htl_fire_need(const htl_state *s, const mk_scenario *sc, int unit, int target, int *range);
+int htl_legal_fire(const htl_state *s, const mk_scenario *sc, mk_action *out, int n, int cap);
+int htl_apply_fire(htl_state *s, const mk_scenario *sc, const mk_action *a, mk_events *ev,
+                   mk_error *err);
+int htl_hits_step(htl_state *s, const mk_scenario *sc, mk_events *ev);
+int htl_tie_options(const htl_state *s, const mk_scenario *sc, int16_t *out);
+void htl_eliminate(htl_state *s, const mk_scenario *sc, int unit, const char *rule,
+                   mk_events *ev);
+int htl_roll_attack(htl_state *s, const mk_scenario *sc, int attacker, int hex, int need,
+                    const char *purpose, const char *rule, mk_events *ev, int *ones);
+
+/* close_combat.c */
+int htl_legal_close(const htl_state *s, const mk_scenario *sc, mk_action *out, int n, int cap);
+int htl_apply_close(htl_state *s, const mk_scenario *sc, const mk_action *a, mk_events *ev,
+                    mk_error *err);
+void htl_combat_run(htl_state *s, const mk_scenario *sc, mk_events *ev);
+int htl_morale_threshold(const htl_state *s, const mk_scenario *sc, int unit, mk_event *e);
+
+/* retreat.c */
+int htl_retreat_options(const htl_state *s, const mk_scenario *sc, int unit, int16_t *out);
+int htl_displace_options(const htl_state *s, const mk_scenario *sc, int blocker, int16_t *out);
+int htl_blocker(const htl_state *s, const mk_scenario *sc, int unit, int hex);
+int htl_retreat_step(htl_state *s, const mk_scenario *sc, mk_events *ev);
+
+/* leaders.c */
+void htl_leader_casualty(htl_state *s, const mk_scenario *sc, int leader, int checks,
+                         mk_events *ev);
+int htl_escape_options(const htl_state *s, const mk_scenario *sc, int leader, int16_t *out);
+int htl_leader_step(htl_state *s, const mk_scenario *sc, mk_events *ev);
+int htl_legal_rally(const htl_state *s, const mk_scenario *sc, mk_action *out, int n, int cap);
+int htl_apply_rally(htl_state *s, const mk_scenario *sc, const mk_action *a, mk_events *ev,
+                    mk_error *err);
+
+/* victory.c */
+void htl_award_vp(htl_state *s, const mk_scenario *sc, int side, int unit, const char *rule,
+                  mk_events *ev);
+void htl_victory_init(htl_state *s, const mk_scenario *sc);
+int htl_victory_check_scenario(const mk_scenario *sc, mk_error *err);
+void htl_victory_check(htl_state *s, const mk_scenario *sc, bool last, mk_events *ev);
+void htl_result(const void *st, const mk_scenario *sc, mk_result *out);
+
+/* htl.c */
+int htl_choices(const htl_state *s, const mk_scenario *sc, mk_action *out, int cap);
+const char *htl_unit_id(const mk_scenario *sc, int u);
+
+#endif

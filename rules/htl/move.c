@@ -1,0 +1,270 @@
+/* move.c - Hold the Line movement (HtL 7, 6.2.1-6.2.6, 9.1): reachable
+ * hexes, move legality, and what entering a hex does (HtL 7.3: lone enemy
+ * leaders are eliminated; HtL 10.B: enemy VP counters are taken). */
+#include <string.h>
+
+#include "htl_int.h"
+
+/* Can `unit` (moving with `leader`, or -1) enter hex h, and may it end
+ * there? Encodes HtL 2.3.2 (swamp impassable), 4.3 / 6.2.6 / 7.2 (hex
+ * limits while passing and at the end), 7.2.1 (leaders never block), 7.3
+ * (a lone enemy leader does not stop or block a combat unit) and 9.1
+ * (a leader alone passes friendly units; we let it enter no hex that holds
+ * any enemy piece). */
+static bool can_pass(const htl_state *s, const mk_scenario *sc, const htl_occ *o, int unit,
+                     int leader, int h, bool *can_end)
+{
+    int side = sc->units[unit].side, kind = sc->units[unit].kind;
+    *can_end = false;
+    if (htl_terrain(sc, h)->impassable)
+        return false;
+    int foot = o->foot[h], art = o->art[h], ld = o->leader[h], vp = o->vp[h];
+    if (kind == HK_LEADER) {
+        /* HtL 9.1: through friendly units; never into an enemy piece */
+        if ((foot >= 0 && sc->units[foot].side != side) ||
+            (art >= 0 && sc->units[art].side != side) || (ld >= 0 && sc->units[ld].side != side) ||
+            (vp >= 0 && sc->units[vp].side != side))
+            return false;
+        *can_end = ld < 0 || ld == unit; /* HtL 4.3: never two leaders */
+        return true;
+    }
+    if ((foot >= 0 && sc->units[foot].side != side) || (art >= 0 && sc->units[art].side != side))
+        return false; /* never into an enemy combat unit */
+    int mine = htl_slot(kind) == HS_ART ? art : foot;
+    if (mine >= 0 && mine != unit)
+        return false; /* HtL 4.3, 6.2.6, 7.2: not even passing through */
+    *can_end = true;
+    if (leader >= 0 && ld >= 0 && ld != leader && sc->units[ld].side == side)
+        *can_end = false; /* the accompanying leader may not end with another (HtL 4.3) */
+    return true;
+}
+
+/* Breadth-first search of the hexes `unit` (with `leader`, or -1) can reach
+ * in at most maxlen steps, stopping on stop terrain (HtL 2.2.1, 2.3.3-2.3.9).
+ * r->hex[0] is the start; every other node records its parent (a shortest
+ * legal path) and whether the move may end there. */
+void htl_reach_find(const htl_state *s, const mk_scenario *sc, const htl_occ *o, int unit,
+                    int leader, int maxlen, htl_reach *r)
+{
+    const mk_grid *g = &sc->map.grid;
+    r->n = 1;
+    r->hex[0] = s->u[unit].hex;
+    r->parent[0] = -1;
+    r->depth[0] = 0;
+    r->can_end[0] = 0;
+    for (int i = 0; i < r->n; i++) {
+        if (r->depth[i] >= maxlen)
+            continue;
+        if (i > 0 && htl_terrain(sc, r->hex[i])->stop)
+            continue;
+        mk_hex nb[6];
+        mk_hex_neighbors(g, r->hex[i], nb);
+        for (int d = 0; d < 6; d++) {
+            if (nb[d] == MK_NO_HEX)
+                continue;
+            bool seen = false;
+            for (int j = 0; j < r->n && !seen; j++)
+                seen = r->hex[j] == nb[d];
+            bool end;
+            if (seen || !can_pass(s, sc, o, unit, leader, nb[d], &end) || r->n >= HTL_MAX_REACH)
+                continue;
+            r->hex[r->n] = nb[d];
+            r->parent[r->n] = (int16_t)i;
+            r->depth[r->n] = (int8_t)(r->depth[i] + 1);
+            r->can_end[r->n] = end;
+            r->n++;
+        }
+    }
+}
+
+/* The leader that may move with `unit` this turn (HtL 6.2.5, 9.1.1: both
+ * began the turn in this hex, neither has acted), or -1. */
+int htl_leader_with(const htl_state *s, const mk_scenario *sc, int unit)
+{
+    const htl_unit *u = &s->u[unit];
+    if (u->hex < 0 || u->start != u->hex || !htl_is_combat(sc->units[unit].kind))
+        return -1;
+    for (int i = 0; i < s->nunits; i++)
+        if (sc->units[i].kind == HK_LEADER && sc->units[i].side == sc->units[unit].side &&
+            s->u[i].hex == u->hex && s->u[i].start == u->hex && !(s->u[i].flags & HU_ACTED))
+            return i;
+    return -1;
+}
+
+static void add_path(const htl_reach *r, int node, mk_action *a)
+{
+    int16_t rev[MK_PATH_MAX];
+    int n = 0;
+    for (int i = node; i > 0 && n < MK_PATH_MAX; i = r->parent[i])
+        rev[n++] = r->hex[i];
+    a->npath = (uint8_t)n;
+    for (int i = 0; i < n; i++)
+        a->path[i] = rev[n - 1 - i];
+    a->target = a->path[n - 1];
+}
+
+static int list_reach(const htl_reach *r, int unit, int leader, int minlen, int maxlen, int cost,
+                      mk_action *out, int n, int cap)
+{
+    for (int i = 1; i < r->n && n < cap; i++) {
+        if (!r->can_end[i] || r->depth[i] < minlen || r->depth[i] > maxlen)
+            continue;
+        mk_action *a = &out[n++];
+        memset(a, 0, sizeof *a);
+        a->type = HA_MOVE;
+        a->unit = (int16_t)unit;
+        a->other = (int16_t)leader;
+        a->cost = (uint8_t)cost;
+        add_path(r, i, a);
+    }
+    return n;
+}
+
+/* Appends every legal move of the active side to out[n..cap): one action
+ * per reachable end hex (a shortest legal path), alone and, where a leader
+ * may go along, with the leader at 1 AP or with the bonus hex at 2 AP
+ * (HtL 6.2.4, 9.1.2). Returns the new count. */
+int htl_legal_moves(const htl_state *s, const mk_scenario *sc, mk_action *out, int n, int cap)
+{
+    if (s->ap < 1)
+        return n;
+    htl_occ o;
+    htl_occ_build(&o, s, sc);
+    htl_reach r;
+    for (int u = 0; u < s->nunits && n < cap; u++) {
+        int kind = sc->units[u].kind, rate = htl_move_rate(kind);
+        if (sc->units[u].side != s->active || s->u[u].hex < 0 || rate == 0 ||
+            (s->u[u].flags & HU_ACTED))
+            continue;
+        htl_reach_find(s, sc, &o, u, -1, rate, &r);
+        n = list_reach(&r, u, -1, 1, rate, 1, out, n, cap);
+        int ld = kind == HK_LEADER ? -1 : htl_leader_with(s, sc, u);
+        if (ld < 0)
+            continue;
+        /* HtL 9.1.2: no bonus hex for artillery */
+        int bonus = kind != HK_ARTILLERY && s->ap >= 2 ? 1 : 0;
+        htl_reach_find(s, sc, &o, u, ld, rate + bonus, &r);
+        n = list_reach(&r, u, ld, 1, rate, 1, out, n, cap);
+        if (bonus)
+            n = list_reach(&r, u, ld, rate + 1, rate + 1, 2, out, n, cap);
+    }
+    return n;
+}
+
+/* Entering hex h (moving, retreating, advancing): a combat unit eliminates
+ * a lone enemy leader there (HtL 7.3) and takes an enemy VP counter
+ * (HtL 3.4.8, 10.B; "taking" = an enemy combat unit entering its hex). */
+void htl_enter_hex(htl_state *s, const mk_scenario *sc, int unit, int h, mk_events *ev)
+{
+    int side = sc->units[unit].side;
+    if (!htl_is_combat(sc->units[unit].kind))
+        return;
+    for (int i = 0; i < s->nunits; i++) {
+        if (s->u[i].hex != h || sc->units[i].side == side)
+            continue;
+        if (sc->units[i].kind == HK_LEADER) {
+            htl_eliminate(s, sc, i, "HtL 7.3", ev);
+        } else if (sc->units[i].kind == HK_VP) {
+            s->u[i].hex = -1;
+            mk_event *e = mk_events_add(ev, "vp_taken");
+            e->rule = "HtL 3.4.8";
+            e->unit = (int16_t)i;
+            e->other = (int16_t)unit;
+            e->hex = (int16_t)h;
+            htl_award_vp(s, sc, side, i, "HtL 10.B", ev);
+        }
+    }
+}
+
+/* Checks and applies a move (HtL 6.2.1, 7, 9.1). */
+int htl_apply_move(htl_state *s, const mk_scenario *sc, const mk_action *a, mk_events *ev,
+                   mk_error *err)
+{
+    const mk_grid *g = &sc->map.grid;
+    int u = a->unit;
+    const char *id = sc->units[u].id;
+    int kind = sc->units[u].kind, rate = htl_move_rate(kind);
+    if (rate == 0)
+        return mk_error_set(err, "illegal_action", "HtL 3.4.8: %s cannot move", id);
+    if (s->u[u].flags & HU_ACTED)
+        return mk_error_set(err, "illegal_action",
+                            "HtL 6.1.4, 7.1.1: %s has already acted this turn", id);
+    if (a->npath < 1 || a->npath > MK_PATH_MAX)
+        return mk_error_set(err, "illegal_action", "HtL 7.1: a move enters 1 to %d hexes",
+                            MK_PATH_MAX);
+    int ld = a->other;
+    if (ld >= 0) {
+        if (ld >= s->nunits || kind == HK_LEADER || htl_leader_with(s, sc, u) != ld)
+            return mk_error_set(err, "illegal_action",
+                                "HtL 6.2.5, 9.1.1: that leader did not begin the turn with %s "
+                                "or has already acted", id);
+    }
+    int max = rate;
+    if (ld >= 0 && kind != HK_ARTILLERY)
+        max = rate + 1;
+    if (a->npath > max)
+        return mk_error_set(err, "illegal_action",
+                            kind == HK_ARTILLERY && ld >= 0
+                                ? "HtL 9.1.2: artillery may not use the leader bonus (%s moves %d)"
+                                : "HtL 7.1: %s moves at most %d hexes",
+                            id, max);
+    int cost = a->npath > rate ? 2 : 1;
+    if (s->ap < cost)
+        return mk_error_set(err, "illegal_action", "HtL 6.2.7: %d AP needed, %d left", cost,
+                            s->ap);
+    htl_occ o;
+    htl_occ_build(&o, s, sc);
+    int prev = s->u[u].hex;
+    for (int i = 0; i < a->npath; i++) {
+        int h = a->path[i];
+        char lb[MK_HEX_LABEL_MAX];
+        bool end;
+        if (h < 0 || h >= mk_grid_size(g) || !mk_hex_adjacent(g, (mk_hex)prev, (mk_hex)h))
+            return mk_error_set(err, "illegal_action",
+                                "HtL 7.1: a move goes from hex to adjacent hex");
+        mk_hex_label(g, (mk_hex)h, lb);
+        if (!can_pass(s, sc, &o, u, ld, h, &end))
+            return mk_error_set(err, "illegal_action",
+                                htl_terrain(sc, h)->impassable
+                                    ? "HtL 2.3.2: %s is impassable"
+                                    : "HtL 4.3, 6.2.6, 7.2: %s cannot enter %s (hex limits or enemy units)",
+                                htl_terrain(sc, h)->impassable ? lb : id, lb);
+        if (i + 1 < a->npath && htl_terrain(sc, h)->stop)
+            return mk_error_set(err, "illegal_action",
+                                "HtL 2.2.1: %s must stop on entering %s (%s)", id, lb,
+                                htl_terrain_names[sc->map.terrain[h]]);
+        if (i + 1 == a->npath && !end)
+            return mk_error_set(err, "illegal_action",
+                                "HtL 4.3: leaders may not end in the same hex as another leader (%s)",
+                                lb);
+        if (h == s->u[u].hex)
+            return mk_error_set(err, "illegal_action", "HtL 7.1: a move must leave its hex");
+        prev = h;
+    }
+
+    /* apply */
+    int from = s->u[u].hex;
+    s->ap = (int8_t)(s->ap - cost);
+    for (int i = 0; i < a->npath; i++)
+        htl_enter_hex(s, sc, u, a->path[i], ev);
+    int to = a->path[a->npath - 1];
+    s->u[u].hex = (int16_t)to;
+    s->u[u].flags |= HU_ACTED | HU_MOVED | (cost == 2 ? HU_BONUS : 0);
+    if (ld >= 0) {
+        s->u[ld].hex = (int16_t)to;
+        s->u[ld].flags |= HU_ACTED | HU_MOVED | (cost == 2 ? HU_BONUS : 0);
+    }
+    mk_event *e = mk_events_add(ev, "move");
+    e->rule = cost == 2 ? "HtL 6.2.4" : "HtL 6.2.1";
+    e->unit = (int16_t)u;
+    e->other = (int16_t)ld;
+    e->from = (int16_t)from;
+    e->to = (int16_t)to;
+    e->points = (int16_t)cost;
+    /* HtL 6.2.3: a dragoon may fire after moving for 1 more AP, but not
+     * after the leader bonus (9.1.2) nor after entering a waterway (2.3.3) */
+    if (kind == HK_DRAGOON && cost == 1 && sc->map.terrain[to] != HT_WATERWAY)
+        s->dragoon_fire = (int16_t)u;
+    htl_action_done(s, sc, ev);
+    return 0;
+}

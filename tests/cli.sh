@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# cli.sh - the musket command as a user runs it: help texts, list, show,
+# validate with good and bad files, the engine protocol over a pipe (a Hold
+# the Line game played to the end by the `ai` command), record and replay.
+# Usage: tests/cli.sh path/to/musket
+set -u
+musket=${1:?usage: tests/cli.sh path/to/musket}
+passed=0
+failed=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+ok() { passed=$((passed + 1)); }
+bad() { failed=$((failed + 1)); echo "FAILED: $*" >&2; }
+# expect CODE DESCRIPTION -- COMMAND...: runs it, checks the exit status.
+expect() {
+  local want=$1 what=$2; shift 3
+  "$@" >"$tmp/out" 2>"$tmp/err"; local rc=$?
+  if [ "$rc" -eq "$want" ]; then ok; else bad "$what: exit $rc, wanted $want"; cat "$tmp/err" >&2; fi
+}
+contains() {  # contains FILE TEXT DESCRIPTION
+  if grep -qF -- "$2" "$1"; then ok; else bad "$3: '$2' not in output"; head -20 "$1" >&2; fi
+}
+
+# Help everywhere, and clear refusals.
+expect 0 "musket --help" -- "$musket" --help
+contains "$tmp/out" "commands:" "musket --help"
+for c in play list show validate replay engine; do
+  expect 0 "musket $c --help" -- "$musket" "$c" --help
+  contains "$tmp/out" "usage: musket $c" "musket $c --help"
+done
+expect 0 "musket help replay" -- "$musket" help replay
+contains "$tmp/out" "usage: musket replay" "musket help replay"
+expect 2 "musket without a command" -- "$musket"
+expect 2 "unknown command" -- "$musket" conquer
+contains "$tmp/err" "unknown command 'conquer'" "unknown command"
+
+# list, show, validate.
+expect 0 "musket list" -- "$musket" list
+contains "$tmp/out" "htl/tutorial" "musket list"
+expect 0 "musket show htl/tutorial" -- "$musket" show htl/tutorial
+expect 2 "show of an unknown scenario" -- "$musket" show htl/atlantis
+contains "$tmp/err" "unknown scenario 'htl/atlantis'" "show of an unknown scenario"
+expect 0 "validate every built-in scenario" -- "$musket" validate scenarios/*/*.json
+
+printf '{"ruleset": "htl", "id": "x",\n  "title": }\n' >"$tmp/syntax.json"
+expect 1 "validate: not JSON" -- "$musket" validate "$tmp/syntax.json"
+contains "$tmp/err" "syntax.json:2:" "validate: not JSON gives line:column"
+sed 's/"cols": *[0-9]*/"cols": 3/' scenarios/htl/tutorial.json >"$tmp/offmap.json"
+expect 1 "validate: a unit off the map" -- "$musket" validate "$tmp/offmap.json"
+contains "$tmp/err" "units[" "validate: off-map unit names its JSON path"
+sed 's/"turns"/"turnz"/' scenarios/htl/tutorial.json >"$tmp/noturns.json"
+expect 1 "validate: a missing field" -- "$musket" validate "$tmp/noturns.json"
+contains "$tmp/err" "turns" "validate: missing field named"
+expect 1 "validate: a missing file" -- "$musket" validate "$tmp/nothere.json"
+
+# The engine over a pipe: errors keep it alive and the game unchanged.
+coproc ENG { "$musket" engine; }
+send() { echo "$1" >&"${ENG[1]}"; IFS= read -r reply <&"${ENG[0]}"; }
+send '{"cmd":"hello","id":1}'
+case $reply in *'"protocol":1'*'"id":1'*|*'"id":1'*'"protocol":1'*) ok ;; *) bad "hello: $reply" ;; esac
+send 'this is not json'
+case $reply in *'"bad_json"'*) ok ;; *) bad "bad line: $reply" ;; esac
+send '{"cmd":"state"}'
+case $reply in *'"no_game"'*) ok ;; *) bad "state before new: $reply" ;; esac
+send '{"cmd":"new","scenario":"htl/tutorial","seed":11}'
+case $reply in *'"ok":true'*'"hash"'*) ok ;; *) bad "new: $reply" ;; esac
+send '{"cmd":"act","action":{"type":"fire","unit":"nobody","target":"A1"}}'
+case $reply in *'"ok":false'*) ok ;; *) bad "act with an unknown unit: $reply" ;; esac
+steps=0
+while [ $steps -lt 3000 ]; do
+  send '{"cmd":"ai","engine":"random"}'
+  case $reply in *'"ok":true'*) ;; *) break ;; esac
+  action=${reply#\{\"ok\":true,\"action\":}
+  action=${action%\}}
+  send "{\"cmd\":\"act\",\"action\":$action}"
+  case $reply in *'"ok":true'*) steps=$((steps + 1)) ;; *) bad "act of the ai's action: $reply"; break ;; esac
+done
+send '{"cmd":"state"}'
+case $reply in *'"over":true'*) ok ;; *) bad "game not over after $steps actions" ;; esac
+send '{"cmd":"record"}'
+record=${reply#\{\"ok\":true,\"record\":}
+record=${record%\}}
+echo "$record" >"$tmp/game.json"
+send '{"cmd":"quit"}'
+wait "$ENG_PID" 2>/dev/null; ok
+
+expect 0 "replay of the engine's record" -- "$musket" replay "$tmp/game.json"
+contains "$tmp/out" "matches the record" "replay"
+sed 's/"hash": *"[0-9a-f]*"/"hash": "0000000000000000"/' "$tmp/game.json" >"$tmp/tampered.json"
+expect 1 "replay of a record with a wrong hash" -- "$musket" replay "$tmp/tampered.json"
+contains "$tmp/err" "record.hash" "replay mismatch names the hash"
+
+# Terminal play with piped input ends cleanly at end of input.
+printf '1\nq\n' | "$musket" play htl/tutorial --seed 3 --no-color >"$tmp/play.out" 2>&1
+rc=$?
+if [ $rc -eq 0 ]; then ok; else bad "play with piped input: exit $rc"; tail -5 "$tmp/play.out" >&2; fi
+
+echo "cli: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
