@@ -84,6 +84,7 @@ static void assign_codes(const char *const *names, int n, const glyph *table, si
     }
 }
 
+/* See draw.h: ' ' for index 0, a fixed glyph, or a free letter. */
 char mk_draw_terrain_code(const mk_ruleset *rs, int t)
 {
     char codes[MAX_CODES];
@@ -96,6 +97,8 @@ char mk_draw_terrain_code(const mk_ruleset *rs, int t)
     return codes[t];
 }
 
+/* See draw.h: a fixed glyph, a free letter among rs's kinds, or the
+ * first letter in upper case. */
 char mk_draw_kind_code(const mk_ruleset *rs, const char *kind)
 {
     char codes[MAX_CODES];
@@ -111,6 +114,8 @@ char mk_draw_kind_code(const mk_ruleset *rs, const char *kind)
     return kind && kind[0] ? (char)toupper((unsigned char)kind[0]) : '?';
 }
 
+/* $COLUMNS if it holds a sane number, else the terminal's width when out
+ * is one, else DEFAULT_WIDTH. */
 int mk_draw_width(FILE *out)
 {
     const char *env = getenv("COLUMNS");
@@ -128,6 +133,7 @@ int mk_draw_width(FILE *out)
     return DEFAULT_WIDTH;
 }
 
+/* True when out is a terminal and NO_COLOR is not set (whatever its value). */
 bool mk_draw_want_color(FILE *out)
 {
     return getenv("NO_COLOR") == NULL && isatty(fileno(out));
@@ -464,6 +470,8 @@ static void draw_legend(FILE *out, const mk_scenario *sc, const drawn_unit *du, 
         fputs("(A flat map, drawn transposed: each line of cells is one map column.)\n", out);
 }
 
+/* Draws the map of sc with the units of state (NULL: the set-up), marking
+ * the highlight hexes; writes only to out and frees what it allocates. */
 void mk_draw_map(FILE *out, const mk_scenario *sc, json_t *state, const mk_hex *highlight,
                  int nhighlight, bool color)
 {
@@ -626,6 +634,7 @@ static void row_notes(unit_row *r, const mk_scenario *sc, json_t *u)
     }
 }
 
+/* Prints the units table of state (NULL: the set-up) to out. */
 void mk_draw_units(FILE *out, const mk_scenario *sc, json_t *state, bool color)
 {
     json_t *units = state ? json_object_get(state, "units") : NULL;

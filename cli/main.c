@@ -7,10 +7,12 @@
 
 #include "ai/ai.h"
 #include "cli.h"
+#include "sim.h"
 #include "core/catalog.h"
 #include "core/game.h"
 #include "core/protocol.h"
 #include "rules/rules.h"
+#include "server/serve.h"
 
 static const char usage[] =
     "usage: musket <command> [arguments]\n"
@@ -24,6 +26,8 @@ static const char usage[] =
     "  validate FILE...     check scenario files and report every problem found\n"
     "  replay FILE          replay a game record and check its final hash\n"
     "  engine               speak the engine protocol (JSON lines) on stdin/stdout\n"
+    "  sim SCENARIO -n N --a ENGINE --b ENGINE   AI against AI: win rates, charts\n"
+    "  serve                the web page and HTTP API (musket serve --help)\n"
     "  help [COMMAND]       this text, or a command's own help\n"
     "\n"
     "SCENARIO is a built-in id such as htl/tutorial (see `musket list`) or a\n"
@@ -186,9 +190,12 @@ int main(int argc, char **argv)
         return 2;
     }
     const char *cmd = argv[1];
+    char *hargv[3];   /* "help COMMAND" becomes "COMMAND --help" */
     if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
         if (argc > 2 && strcmp(cmd, "help") == 0) {
-            char *hargv[] = {argv[2], "--help", NULL};
+            hargv[0] = argv[2];
+            hargv[1] = "--help";
+            hargv[2] = NULL;
             argv = hargv;
             argc = 2;
             cmd = argv[0];
@@ -206,6 +213,8 @@ int main(int argc, char **argv)
     }
     if (strcmp(cmd, "list") == 0)
         return cmd_list(argc, argv);
+    if (strcmp(cmd, "sim") == 0)
+        return mk_cli_sim(argc, argv);
     if (strcmp(cmd, "show") == 0)
         return mk_cli_show(argc, argv);
     if (strcmp(cmd, "validate") == 0)
@@ -216,6 +225,7 @@ int main(int argc, char **argv)
         return cmd_engine(argc, argv);
     if (strcmp(cmd, "play") == 0)
         return mk_cli_play(argc, argv);
+    if (strcmp(cmd, "serve") == 0) return mk_cli_serve(argc, argv);
     fprintf(stderr, "musket: unknown command '%s'\n\n%s", cmd, usage);
     return 2;
 }

@@ -17,6 +17,7 @@
 #include "core/catalog.h"
 #include "core/game.h"
 #include "draw.h"
+#include "ai/ai.h"
 #include "rules/rules.h"
 
 #define DEFAULT_SCENARIO "htl/tutorial"
@@ -28,7 +29,7 @@
 static void play_usage(FILE *out)
 {
     fputs("usage: musket play [SCENARIO] [--seed N] [--option ID ...]\n"
-          "                   [--hotseat | --ai random] [--side SIDE]\n"
+          "                   [--hotseat | --ai ENGINE] [--side SIDE]\n"
           "                   [--record FILE] [--no-color]\n"
           "\n"
           "Plays a game in the terminal. Each decision shows the map, the turn, the\n"
@@ -43,8 +44,9 @@ static void play_usage(FILE *out)
           "                  game exactly; by default a seed from the clock, printed\n"
           "  --option ID     turn on an optional rule (repeatable); see below\n"
           "  --hotseat       two people take turns at this keyboard\n"
-          "  --ai random     the computer plays the other side (the default),\n"
-          "                  choosing uniformly among its legal actions\n"
+          "  --ai ENGINE     who the computer is: easy, normal (the default) or hard\n"
+          "                  (Monte Carlo tree search thinking 0.1, 0.3 or 1 s a\n"
+          "                  move), or an engine by name: mcts, greedy, random\n"
           "  --side SIDE     the side you play against the computer (default: the\n"
           "                  side that moves first)\n"
           "  --record FILE   write the game record (JSON) to FILE when play ends\n"
@@ -96,6 +98,8 @@ typedef struct play_args {
     const char *side;
     const char *record;
     bool color;
+    mk_ai_config ai;
+    const char *ai_name;
 } play_args;
 
 /* One game at the terminal. */
@@ -103,7 +107,8 @@ typedef struct session {
     mk_game *g;
     bool human[MK_MAX_SIDES];
     bool hotseat;
-    mk_rng ai;              /* the computer's choices */
+    mk_rng ai;              /* seeds for the computer's choices */
+    mk_ai_config ai_cfg;    /* how the computer plays */
     bool color;
     bool echo;              /* input is not a terminal: echo it */
     bool shown;             /* the map and list for shown_hash are on screen */
@@ -228,7 +233,7 @@ static void event_text(json_t *ev, line *l)
         put_words(l, purpose);
         put(l, ")");
     }
-    put(l, ":");
+    size_t head = l->n;   /* the ": " goes here once something follows */
     json_t *v;
     if ((v = json_object_get(ev, "side")) && !json_is_null(v))
         put(l, " "), put_value(l, v);
@@ -266,7 +271,10 @@ static void event_text(json_t *ev, line *l)
         if (value && !json_is_null(value))
             put(l, " = "), put_value(l, value);
     } else if (value && !json_is_null(value)) {
-        put(l, " ["), put_value(l, value), put(l, "]");
+        if (json_is_integer(die) && json_integer_value(die) > 0)
+            put(l, " ["), put_value(l, value), put(l, "]");
+        else
+            put(l, " value "), put_value(l, value);
     }
     json_t *mods = json_object_get(ev, "mods");
     if (json_is_array(mods)) {
@@ -298,6 +306,20 @@ static void event_text(json_t *ev, line *l)
             continue;
         put(l, ", %s ", key);
         put_value(l, v);
+    }
+    /* "type: details", with the separator fixed up after the head. */
+    if (l->n > head) {
+        char rest[sizeof l->s];
+        const char *r = l->s + head;
+        while (*r == ' ' || *r == ',')
+            r++;
+        snprintf(rest, sizeof rest, "%s", r);
+        l->n = head;
+        l->s[head] = '\0';
+        if (rest[0] == ':')
+            put(l, "%s", rest);
+        else
+            put(l, ": %s", rest);
     }
     const char *rule = jstr(ev, "rule");
     if (rule && !strstr(l->s, rule))
@@ -410,30 +432,39 @@ static bool same_group(const char *a, const char *b)
     return (!a && !b) || (a && b && strcmp(a, b) == 0);
 }
 
-/* The entry of one action: its text (less a leading unit id when grouped
- * under that unit) and its cost. */
+/* The entry of one action: its number, its text and its cost. Grouped
+ * under a unit, the text leaves out that unit's id (the heading names it);
+ * the cost is left out where the text already ends in it, "(1 AP)". */
 static void action_entry(json_t *a, const char *unit, int number, line *l)
 {
     const char *text = jstr(a, "text");
-    char fallback[256];
+    char buf[512];
     if (!text) {
         char *dump = json_dumps(a, JSON_COMPACT);
-        snprintf(fallback, sizeof fallback, "%s", dump ? dump : "?");
+        snprintf(buf, sizeof buf, "%s", dump ? dump : "?");
         free(dump);
-        text = fallback;
+    } else {
+        snprintf(buf, sizeof buf, "%s", text);
     }
     size_t ul = unit ? strlen(unit) : 0;
-    if (ul && strncmp(text, unit, ul) == 0 && (text[ul] == ' ' || text[ul] == ':')) {
-        text += ul;
-        while (*text == ' ' || *text == ':')
-            text++;
+    for (char *p = buf; ul && (p = strstr(p, unit)) != NULL; p += ul) {
+        bool starts = p == buf || p[-1] == ' ', ends = p[ul] == ' ' || p[ul] == ':';
+        if (starts && ends) {
+            size_t skip = ul + 1;
+            memmove(p, p + skip, strlen(p + skip) + 1);
+            break;
+        }
     }
     l->n = 0;
     l->s[0] = '\0';
-    put(l, "%3d  %s", number, text);
+    put(l, "%3d  %s", number, buf);
     json_t *cost = json_object_get(a, "cost");
-    if (json_is_integer(cost))
-        put(l, "  [cost %d]", (int)json_integer_value(cost));
+    if (json_is_integer(cost)) {
+        char said[32];
+        snprintf(said, sizeof said, "(%d ", (int)json_integer_value(cost));
+        if (!strstr(buf, said))
+            put(l, "  [cost %d]", (int)json_integer_value(cost));
+    }
 }
 
 /* A unit's place and strength from the state, for a group's heading. */
@@ -558,7 +589,7 @@ static void show_position(session *S)
     json_decref(st);
 }
 
-/* The computer takes one action, chosen uniformly among the legal ones.
+/* The computer takes one action, chosen by its engine (S->ai_cfg).
  * Returns 0, or -1 if it has none or the game refuses it. */
 static int computer_move(session *S, int side)
 {
@@ -572,8 +603,14 @@ static int computer_move(session *S, int side)
         free(acts);
         return -1;
     }
-    mk_action a = acts[mk_rng_below(&S->ai, (uint32_t)n)];
     free(acts);
+    mk_action a;
+    mk_ai_config cfg = S->ai_cfg;
+    cfg.seed = ((uint64_t)mk_rng_next(&S->ai) << 32) | mk_rng_next(&S->ai);
+    if (mk_ai_pick(S->g->rs, S->g->sc, S->g->st, &cfg, &a) != 0) {
+        fprintf(stderr, "musket play: the computer could not choose an action\n");
+        return -1;
+    }
     json_t *aj = mk_game_action_json(S->g, &a);
     const char *text = jstr(aj, "text");
     printf("%s (computer): %s\n", S->g->sc->sides[side].id, text ? text : "?");
@@ -650,6 +687,10 @@ static bool human_turn(session *S, int side)
     char buf[LINE_MAX_IN];
     if (!S->shown || S->shown_hash != mk_game_hash(S->g))
         show_position(S);
+    if (S->nlisted == 0) {
+        fputs("musket play: the game lists no legal action, but it is not over\n", stderr);
+        return false;
+    }
     printf("%s> ", S->g->sc->sides[side].id);
     if (!read_line(buf, sizeof buf, S->echo)) {
         printf("\nEnd of input: leaving the game.\n");
@@ -723,6 +764,9 @@ static bool human_turn(session *S, int side)
 static int parse_args(int argc, char **argv, play_args *A)
 {
     A->color = mk_draw_want_color(stdout);
+    mk_ai_config_init(&A->ai);
+    mk_ai_difficulty(&A->ai, "normal");
+    A->ai_name = "normal";
     for (int i = 1; i < argc; i++) {
         const char *o = argv[i];
         bool has_next = i + 1 < argc;
@@ -750,10 +794,17 @@ static int parse_args(int argc, char **argv, play_args *A)
             } else if (strcmp(o, "--option") == 0) {
                 json_object_set_new(A->options, v, json_true());
             } else if (strcmp(o, "--ai") == 0) {
-                if (strcmp(v, "random") != 0) {
-                    fprintf(stderr, "musket play: unknown AI '%s' (this build has: random)\n", v);
+                int engine = mk_ai_engine_parse(v);
+                if (engine >= 0) {
+                    A->ai.engine = engine;
+                    if (engine == MK_AI_MCTS)
+                        mk_ai_difficulty(&A->ai, "normal");
+                } else if (mk_ai_difficulty(&A->ai, v) != 0) {
+                    fprintf(stderr, "musket play: unknown AI '%s' (easy, normal, hard, mcts, "
+                                    "greedy, random)\n", v);
                     return 2;
                 }
+                A->ai_name = v;
             } else if (strcmp(o, "--side") == 0) {
                 A->side = v;
             } else {
@@ -821,6 +872,7 @@ static int start_game(session *S, const play_args *A)
         return 2;
     }
     mk_rng_seed(&S->ai, A->seed ^ AI_SEED_SALT);
+    S->ai_cfg = A->ai;
     S->hotseat = A->hotseat;
     S->color = A->color;
     S->echo = !isatty(STDIN_FILENO);
@@ -830,7 +882,8 @@ static int start_game(session *S, const play_args *A)
     if (A->hotseat)
         printf("Hotseat: both sides play at this keyboard.\n");
     else
-        printf("You play %s; the computer plays the other side (random).\n", gs->sides[human].id);
+        printf("You play %s; the computer plays the other side (%s).\n", gs->sides[human].id,
+               A->ai_name);
     printf("Seed %llu (play the same game again with --seed %llu). Type h for help.\n",
            (unsigned long long)A->seed, (unsigned long long)A->seed);
     return -1;

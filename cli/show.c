@@ -39,8 +39,7 @@ int mk_cli_show(int argc, char **argv)
         } else if (strcmp(argv[i], "--no-color") == 0) {
             color = false;
         } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
-            fprintf(stderr, "musket show: unknown option '%s'\n", argv[i]);
-            show_usage(stderr);
+            fprintf(stderr, "musket show: unknown option '%s' (see musket show --help)\n", argv[i]);
             return 2;
         } else if (name) {
             fprintf(stderr, "musket show: one scenario at a time ('%s' and '%s')\n", name, argv[i]);

@@ -42,8 +42,16 @@ int htl_fire_need(const htl_state *s, const mk_scenario *sc, int unit, int targe
 {
     int kind = sc->units[unit].kind;
     int r = mk_hex_distance(&sc->map.grid, (mk_hex)s->u[unit].hex, (mk_hex)target);
+    int max = htl_fire_range(kind);
     *range = r;
-    if (r < 1 || r > htl_fire_range(kind))
+    /* 11.15: range -1 for all units, but adjacent units may always fire (8.3, AMB-HTL-15) */
+    if (HTL_OPT(s, 15) && max > 1)
+        max--;
+    /* 11.4: artillery on a hill: +1 range, hitting on 6 at the extra hex */
+    if (HTL_OPT(s, 4) && kind == HK_ARTILLERY && sc->map.terrain[s->u[unit].hex] == HT_HILL &&
+        r == max + 1)
+        return 6;
+    if (r < 1 || r > max)
         return 0;
     return htl_hit_number(kind, r);
 }
@@ -54,13 +62,15 @@ static bool may_fire(const htl_state *s, const mk_scenario *sc, int u)
         return false;
     if (!(s->u[u].flags & HU_ACTED))
         return true;
-    return s->dragoon_fire == u; /* HtL 6.2.3: a dragoon fires after its move */
+    /* HtL 6.2.3: a dragoon fires after its move; 11.1: a unit that failed
+     * its attack morale may fire instead */
+    return s->dragoon_fire == u || s->free_fire == u;
 }
 
 /* Appends every legal fire action of the active side. */
 int htl_legal_fire(const htl_state *s, const mk_scenario *sc, mk_action *out, int n, int cap)
 {
-    if (s->ap < 1)
+    if (s->ap < 1 && s->free_fire < 0)
         return n;
     int16_t targets[MK_MAX_UNITS];
     int nt = 0;
@@ -75,7 +85,7 @@ int htl_legal_fire(const htl_state *s, const mk_scenario *sc, mk_action *out, in
             targets[nt++] = (int16_t)h;
     }
     for (int u = 0; u < s->nunits && n < cap; u++) {
-        if (!may_fire(s, sc, u))
+        if (!may_fire(s, sc, u) || (s->ap < 1 && s->free_fire != u))
             continue;
         for (int t = 0; t < nt && n < cap; t++) {
             int range;
@@ -88,7 +98,7 @@ int htl_legal_fire(const htl_state *s, const mk_scenario *sc, mk_action *out, in
             a->unit = (int16_t)u;
             a->other = -1;
             a->target = targets[t];
-            a->cost = 1;
+            a->cost = s->free_fire == u ? 0 : 1;
         }
     }
     return n;
@@ -99,9 +109,15 @@ int htl_legal_fire(const htl_state *s, const mk_scenario *sc, mk_action *out, in
  * its modified value reaches need. No automatic hit on a 6 (AMB-HTL-3).
  * Returns the hits and puts the natural 1s in *ones (HtL 9.3.1, AMB-HTL-4). */
 int htl_roll_attack(htl_state *s, const mk_scenario *sc, int attacker, int hex, int need,
-                    const char *purpose, const char *rule, mk_events *ev, int *ones)
+                    int extra_dice, int flank, const char *purpose, const char *rule,
+                    mk_events *ev, int *ones)
 {
-    const htl_terrain_fx *t = htl_terrain(sc, hex);
+    const char *why;
+    int mod = htl_attack_mod(s, sc, attacker, hex, strcmp(purpose, "fire") != 0, &why);
+    /* 11.3: elite at 3 or 4 MP roll 4 dice */
+    int dice = HTL_DICE;
+    if (HTL_OPT(s, 3) && sc->units[attacker].kind == HK_ELITE && s->u[attacker].mp >= 3)
+        dice = 4;
     mk_event *e = mk_events_add(ev, "roll");
     e->purpose = purpose;
     e->rule = rule;
@@ -109,20 +125,52 @@ int htl_roll_attack(htl_state *s, const mk_scenario *sc, int attacker, int hex, 
     e->target = (int16_t)hex;
     e->die = 6;
     e->need = (int16_t)need;
-    if (t->combat)
-        mk_event_mod(e, t->combat, t->combat_why);
+    if (mod)
+        mk_event_mod(e, (int16_t)mod, why);
+    if (dice == 4)
+        mk_event_mod(e, 0, "elite rolls 4 dice (HtL 11.3)");
+    if (extra_dice) {
+        dice += extra_dice;
+        mk_event_mod(e, 0, "leader's combat dice (HtL 11.6)");
+    }
+    if (flank) {
+        mod += 1;
+        mk_event_mod(e, 1, "flank attack (HtL 11.14)");
+    }
     int hits = 0;
     *ones = 0;
-    for (int i = 0; i < HTL_DICE; i++) {
+    for (int i = 0; i < dice; i++) {
         int d = mk_rng_d6(&s->head.rng);
         mk_event_value(e, d);
         if (d == 1)
             (*ones)++;
-        if (d + t->combat >= need)
+        if (d + mod >= need)
             hits++;
     }
     e->hits = (int16_t)hits;
     return hits;
+}
+
+/* 11.14 (AMB-HTL-14): the attacker at a hex adjacent to hex gets the flank
+ * bonus when a friendly unit directly opposite, across hex, has already
+ * attacked hex this turn (the first attacker cannot know; the bonus goes to
+ * the attack that completes the pair). */
+int htl_flank(const htl_state *s, const mk_scenario *sc, int attacker, int hex)
+{
+    if (!HTL_OPT(s, 14))
+        return 0;
+    const mk_grid *g = &sc->map.grid;
+    int dir = mk_hex_direction(g, (mk_hex)hex, (mk_hex)s->u[attacker].hex);
+    if (dir < 0)
+        return 0;
+    mk_hex opp = mk_hex_neighbor(g, (mk_hex)hex, (dir + 3) % 6);
+    if (opp == MK_NO_HEX)
+        return 0;
+    for (int i = 0; i < s->nunits; i++)
+        if (i != attacker && s->u[i].hex == opp && s->att_hex[i] == hex &&
+            sc->units[i].side == sc->units[attacker].side)
+            return 1;
+    return 0;
 }
 
 /* Removes `unit` from the game (HtL 8.2.2 and others): a leader costs its
@@ -232,7 +280,8 @@ int htl_apply_fire(htl_state *s, const mk_scenario *sc, const mk_action *a, mk_e
                                 ? "HtL 6.2.3: %s may fire after its move only straight after it"
                                 : "HtL 6.1.4: %s has already acted this turn",
                             id);
-    if (s->ap < 1)
+    int cost = s->free_fire == u ? 0 : 1; /* 11.1, AMB-HTL-8 (a) */
+    if (s->ap < cost)
         return mk_error_set(err, "illegal_action", "HtL 8.2.1: fire costs 1 AP, none left");
     if (h < 0 || h >= mk_grid_size(g) || !htl_enemy_combat_in(s, sc, h, sc->units[u].side))
         return mk_error_set(err, "illegal_action", "HtL 8.1: no enemy unit to fire at there");
@@ -243,10 +292,16 @@ int htl_apply_fire(htl_state *s, const mk_scenario *sc, const mk_action *a, mk_e
     if (!htl_los(s, sc, s->u[u].hex, h))
         return mk_error_set(err, "illegal_action", "HtL 8.3: no clear line of sight");
 
-    s->ap--;
+    s->ap = (int8_t)(s->ap - cost);
     s->dragoon_fire = -1;
+    s->free_fire = -1;
     s->u[u].flags |= HU_ACTED | HU_FIRED;
-    int ones, hits = htl_roll_attack(s, sc, u, h, need, "fire", "HtL 8.2.1", ev, &ones);
+    for (int i = 0; i < s->nunits; i++) /* 11.2: remember who was fired on */
+        if (s->u[i].hex == h && sc->units[i].side != sc->units[u].side)
+            s->fired_on[i / 8] |= (uint8_t)(1u << (i % 8));
+    int flank = htl_flank(s, sc, u, h);
+    s->att_hex[u] = (int16_t)h;
+    int ones, hits = htl_roll_attack(s, sc, u, h, need, 0, flank, "fire", "HtL 8.2.1", ev, &ones);
     int def = 1 - sc->units[u].side;
     int ld = htl_leader_in(s, sc, h, def);
     /* HtL 9.3.1, AMB-HTL-4: fire: one check if any natural 1 was rolled */
@@ -265,6 +320,7 @@ int htl_apply_fire(htl_state *s, const mk_scenario *sc, const mk_action *a, mk_e
     cb->retreat_to = -1;
     cb->first_retreat = -1;
     cb->defender = (uint8_t)def;
+    cb->att_leader = -1;
     htl_combat_run(s, sc, ev);
     return 0;
 }

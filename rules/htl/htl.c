@@ -48,6 +48,11 @@ static int check_scenario(const mk_scenario *sc, mk_error *err)
     if (sc->nsides != 2)
         return mk_error_set(err, "scenario_invalid", "%s: sides: Hold the Line needs 2 sides",
                             sc->source);
+    for (int i = 0; i < 2; i++)
+        if (sc->sides[i].cap > 20)
+            return mk_error_set(err, "scenario_invalid",
+                                "%s: sides[%d].cap: %d: at most 20 command AP", sc->source, i,
+                                sc->sides[i].cap);
     if (mk_grid_size(&sc->map.grid) > HTL_MAX_HEX)
         return mk_error_set(err, "scenario_invalid",
                             "%s: map: at most %d hexes for Hold the Line (this map has %d)",
@@ -97,6 +102,7 @@ static int init(void *st, const mk_scenario *sc, uint64_t options, uint64_t seed
     s->first = (int8_t)sc->first;
     s->nunits = (int16_t)sc->nunits;
     s->dragoon_fire = -1;
+    s->free_fire = -1;
     s->winner = -1;
     for (int i = 0; i < sc->nunits; i++) {
         s->u[i].hex = s->u[i].start = sc->units[i].hex;
@@ -104,6 +110,13 @@ static int init(void *st, const mk_scenario *sc, uint64_t options, uint64_t seed
     }
     s->cb.leader = -1;
     s->cb.chosen = -1;
+    s->cb.att_leader = -1;
+    for (int i = 0; i < sc->nunits; i++) /* 11.6: a leader's hits; 1 without the rule */
+        if (sc->units[i].kind == HK_LEADER)
+            s->u[i].mp = (int8_t)(HTL_OPT(s, 6) && sc->units[i].nrating == 2 &&
+                                          sc->units[i].rating[1] >= 1
+                                      ? sc->units[i].rating[1]
+                                      : 1);
     htl_victory_init(s, sc);
     mk_events none;
     mk_events_init(&none, NULL, 0);
@@ -131,6 +144,11 @@ int htl_choices(const htl_state *s, const mk_scenario *sc, mk_action *out, int c
         opts[1] = HC_STAY;
         n = 2;
         break;
+    case HP_WITHDRAW:
+        opts[0] = HC_WITHDRAW;
+        opts[1] = HC_STAND;
+        n = 2;
+        break;
     default: return 0;
     }
     for (int i = 0; i < n && m < cap; i++) {
@@ -140,7 +158,7 @@ int htl_choices(const htl_state *s, const mk_scenario *sc, mk_action *out, int c
         a->unit = a->other = a->target = -1;
         if (cb->pending == HP_TIE)
             a->other = opts[i];
-        else if (cb->pending == HP_ADVANCE)
+        else if (cb->pending == HP_ADVANCE || cb->pending == HP_WITHDRAW)
             a->flags = (uint8_t)opts[i];
         else
             a->target = opts[i];
@@ -183,7 +201,8 @@ static int apply(void *st, const mk_scenario *sc, const mk_action *a, mk_events 
             return mk_error_set(err, "illegal_action",
                                 "a decision is pending: choose one of the %d listed choices", n);
         s->cb.chosen = s->cb.pending == HP_TIE ? a->other
-                       : s->cb.pending == HP_ADVANCE ? a->flags : a->target;
+                       : s->cb.pending == HP_ADVANCE || s->cb.pending == HP_WITHDRAW ? a->flags
+                                                                                    : a->target;
         s->cb.pending = HP_NONE;
         s->to_move = s->active;
         htl_combat_run(s, sc, ev);
@@ -202,11 +221,14 @@ static int apply(void *st, const mk_scenario *sc, const mk_action *a, mk_events 
     }
     if (!(a->type == HA_FIRE && a->unit == s->dragoon_fire))
         s->dragoon_fire = -1; /* HtL 6.2.3: only straight after its move */
+    if (!(a->type == HA_FIRE && a->unit == s->free_fire))
+        s->free_fire = -1; /* 11.1: the same activation */
     switch (a->type) {
     case HA_END:
         htl_turn_end(s, sc, ev);
         return 0;
-    case HA_MOVE: return htl_apply_move(s, sc, a, ev, err);
+    case HA_MOVE:
+    case HA_FORCE: return htl_apply_move(s, sc, a, ev, err);
     case HA_FIRE: return htl_apply_fire(s, sc, a, ev, err);
     case HA_CLOSE: return htl_apply_close(s, sc, a, ev, err);
     case HA_RALLY: return htl_apply_rally(s, sc, a, ev, err);
@@ -265,8 +287,9 @@ static json_t *hex_json(const mk_scenario *sc, int h)
 
 static const char *pending_name(int p)
 {
-    static const char *const names[] = {"none", "hit", "retreat", "displace", "escape", "advance"};
-    return p >= 0 && p <= HP_ADVANCE ? names[p] : "none";
+    static const char *const names[] = {"none",   "hit",     "retreat", "displace",
+                                        "escape", "advance", "withdraw"};
+    return p >= 0 && p <= HP_WITHDRAW ? names[p] : "none";
 }
 
 static json_t *state_json(const void *st, const mk_scenario *sc)
@@ -294,8 +317,14 @@ static json_t *state_json(const void *st, const mk_scenario *sc)
         json_object_set_new(u, "side", json_string(sc->sides[su->side].id));
         json_object_set_new(u, "kind", json_string(htl_kind_names[su->kind]));
         json_object_set_new(u, "hex", hex_json(sc, s->u[i].hex));
-        json_object_set_new(u, "mp", json_integer(s->u[i].mp));
-        json_object_set_new(u, "mp_start", json_integer(su->mp_start));
+        if (su->kind == HK_LEADER) { /* a leader's "MP" is the hits he can take (11.6) */
+            json_object_set_new(u, "mp", json_integer(su->mp));
+            json_object_set_new(u, "mp_start", json_integer(su->mp_start));
+            json_object_set_new(u, "hits_left", json_integer(s->u[i].hex >= 0 ? s->u[i].mp : 0));
+        } else {
+            json_object_set_new(u, "mp", json_integer(s->u[i].mp));
+            json_object_set_new(u, "mp_start", json_integer(su->mp_start));
+        }
         json_object_set_new(u, "acted", json_boolean(s->u[i].flags & HU_ACTED));
         json_object_set_new(u, "moved", json_boolean(s->u[i].flags & HU_MOVED));
         json_object_set_new(u, "fired", json_boolean(s->u[i].flags & HU_FIRED));
@@ -367,13 +396,15 @@ static json_t *action_json(const void *st, const mk_scenario *sc, const mk_actio
     char text[256], lb[MK_HEX_LABEL_MAX], ht[32];
     text[0] = 0;
     switch (a->type) {
-    case HA_MOVE: {
-        json_object_set_new(o, "type", json_string("move"));
+    case HA_MOVE:
+    case HA_FORCE: {
+        json_object_set_new(o, "type", json_string(a->type == HA_FORCE ? "force_march" : "move"));
         json_object_set_new(o, "unit", json_string(htl_unit_id(sc, a->unit)));
         if (a->other >= 0)
             json_object_set_new(o, "leader", json_string(htl_unit_id(sc, a->other)));
         json_t *p = json_array();
-        int len = snprintf(text, sizeof text, "Move %s", htl_unit_id(sc, a->unit));
+        int len = snprintf(text, sizeof text, "%s %s", a->type == HA_FORCE ? "Force march" : "Move",
+                           htl_unit_id(sc, a->unit));
         if (a->other >= 0)
             len += snprintf(text + len, sizeof text - len, " with %s", htl_unit_id(sc, a->other));
         len += snprintf(text + len, sizeof text - len, " %s",
@@ -385,7 +416,9 @@ static json_t *action_json(const void *st, const mk_scenario *sc, const mk_actio
         }
         json_object_set_new(o, "path", p);
         snprintf(text + len, sizeof text - len, " (%d AP%s)", a->cost,
-                 a->cost == 2 ? ", leader bonus hex" : "");
+                 a->type == HA_FORCE ? ", HtL 11.8: the extra hex on a die <= MP"
+                 : a->cost == 2      ? ", leader bonus hex"
+                                     : "");
         break;
     }
     case HA_FIRE:
@@ -394,11 +427,14 @@ static json_t *action_json(const void *st, const mk_scenario *sc, const mk_actio
         json_object_set_new(o, "type", json_string(fire ? "fire" : "close_combat"));
         json_object_set_new(o, "unit", json_string(htl_unit_id(sc, a->unit)));
         json_object_set_new(o, "target", hex_json(sc, a->target));
+        if (!fire && a->other >= 0)
+            json_object_set_new(o, "leader", json_string(htl_unit_id(sc, a->other)));
         int range = 0, need = 0;
         if (a->unit >= 0 && a->target >= 0) {
             need = fire ? htl_fire_need(s, sc, a->unit, a->target, &range)
                         : htl_hit_number(sc->units[a->unit].kind, 0);
-            need -= htl_terrain(sc, a->target)->combat;
+            const char *why;
+            need -= htl_attack_mod(s, sc, a->unit, a->target, !fire, &why);
         }
         hits_text(ht, sizeof ht, need);
         mk_hex_label(g, (mk_hex)a->target, lb);
@@ -406,8 +442,9 @@ static json_t *action_json(const void *st, const mk_scenario *sc, const mk_actio
             snprintf(text, sizeof text, "Fire %s at %s: range %d, %s (%d AP)",
                      htl_unit_id(sc, a->unit), lb, range, ht, a->cost);
         else
-            snprintf(text, sizeof text, "Close combat %s at %s: %s (%d AP)",
-                     htl_unit_id(sc, a->unit), lb, ht, a->cost);
+            snprintf(text, sizeof text, "Close combat %s%s%s at %s: %s (%d AP)",
+                     htl_unit_id(sc, a->unit), a->other >= 0 ? " with the dice of " : "",
+                     a->other >= 0 ? htl_unit_id(sc, a->other) : "", lb, ht, a->cost);
         break;
     }
     case HA_RALLY:
@@ -429,6 +466,11 @@ static json_t *action_json(const void *st, const mk_scenario *sc, const mk_actio
                                : s->cb.pending == HP_DISPLACE ? "Displace to"
                                                               : "Retreat to";
             snprintf(text, sizeof text, "%s %s", what, lb);
+        } else if (a->flags == HC_WITHDRAW || a->flags == HC_STAND) {
+            bool w = a->flags == HC_WITHDRAW;
+            json_object_set_new(o, "choice", json_string(w ? "withdraw" : "stand"));
+            snprintf(text, sizeof text, w ? "Withdraw the dragoons before the close combat (HtL 11.11)"
+                                          : "Stand and accept the close combat");
         } else {
             bool adv = a->flags == HC_ADVANCE;
             json_object_set_new(o, "choice", json_string(adv ? "advance" : "stay"));
@@ -487,8 +529,8 @@ static int action_parse(const void *st, const mk_scenario *sc, json_t *obj, mk_a
         out->type = HA_END;
         return 0;
     }
-    if (strcmp(type, "move") == 0) {
-        out->type = HA_MOVE;
+    if (strcmp(type, "move") == 0 || strcmp(type, "force_march") == 0) {
+        out->type = type[0] == 'm' ? HA_MOVE : HA_FORCE;
         if (parse_unit(sc, obj, "unit", &out->unit, err))
             return -1;
         if (json_object_get(obj, "leader") && parse_unit(sc, obj, "leader", &out->other, err))
@@ -505,15 +547,27 @@ static int action_parse(const void *st, const mk_scenario *sc, json_t *obj, mk_a
         }
         out->npath = (uint8_t)json_array_size(p);
         out->target = out->path[out->npath - 1];
-        out->cost = (uint8_t)(out->npath > htl_move_rate(sc->units[out->unit].kind) ? 2 : 1);
+        out->cost = (uint8_t)(out->npath > htl_move_rate(sc->units[out->unit].kind) ||
+                                      out->type == HA_FORCE
+                                  ? 2
+                                  : 1);
         return 0;
     }
     if (strcmp(type, "fire") == 0 || strcmp(type, "close_combat") == 0) {
         bool fire = type[0] == 'f';
         out->type = fire ? HA_FIRE : HA_CLOSE;
         out->cost = fire ? 1 : 2;
+        if (fire && s->free_fire >= 0 && mk_scenario_unit(sc, json_string_value(json_object_get(
+                                              obj, "unit")) ? json_string_value(json_object_get(
+                                              obj, "unit")) : "") == s->free_fire)
+            out->cost = 0;
         if (parse_unit(sc, obj, "unit", &out->unit, err))
             return -1;
+        if (!fire && json_object_get(obj, "leader")) {
+            if (parse_unit(sc, obj, "leader", &out->other, err))
+                return -1;
+            out->cost = 3;
+        }
         return parse_hex(sc, json_object_get(obj, "target"), "target", &out->target, err);
     }
     if (strcmp(type, "rally") == 0) {
@@ -532,6 +586,10 @@ static int action_parse(const void *st, const mk_scenario *sc, json_t *obj, mk_a
         const char *v = json_string_value(c);
         if (strcmp(v, "advance") == 0 || strcmp(v, "stay") == 0) {
             out->flags = v[0] == 'a' ? HC_ADVANCE : HC_STAY;
+            return 0;
+        }
+        if (strcmp(v, "withdraw") == 0 || strcmp(v, "stand") == 0) {
+            out->flags = v[0] == 'w' ? HC_WITHDRAW : HC_STAND;
             return 0;
         }
         if (s->cb.pending == HP_TIE || (s->cb.pending == HP_NONE && mk_scenario_unit(sc, v) >= 0)) {

@@ -39,9 +39,9 @@ enum {
 enum { HS_FOOT, HS_ART, HS_LEADER, HS_VP };
 
 /* Action types (mk_action.type). */
-enum { HA_MOVE = 1, HA_FIRE, HA_CLOSE, HA_RALLY, HA_CHOOSE, HA_END };
+enum { HA_MOVE = 1, HA_FIRE, HA_CLOSE, HA_RALLY, HA_CHOOSE, HA_END, HA_FORCE };
 /* mk_action.flags for HA_CHOOSE at an advance decision (HtL 8.4.4). */
-enum { HC_ADVANCE = 1, HC_STAY = 2 };
+enum { HC_ADVANCE = 1, HC_STAY = 2, HC_WITHDRAW = 3, HC_STAND = 4 };
 
 /* Unit flags, cleared at the start of each player turn. */
 #define HU_ACTED 0x01    /* activated this turn (HtL 6.1.4) */
@@ -52,9 +52,10 @@ enum { HC_ADVANCE = 1, HC_STAY = 2 };
 #define HU_CLOSE 0x20    /* conducted close combat */
 
 /* Pending decisions. */
-enum { HP_NONE, HP_TIE, HP_RETREAT, HP_DISPLACE, HP_ESCAPE, HP_ADVANCE };
+enum { HP_NONE, HP_TIE, HP_RETREAT, HP_DISPLACE, HP_ESCAPE, HP_ADVANCE, HP_WITHDRAW };
 /* Stages of a combat in progress. */
-enum { CB_HITS, CB_RETREAT, CB_LEADER, CB_ADVANCE, CB_DONE };
+enum { CB_HITS, CB_RETREAT, CB_LEADER, CB_ADVANCE, CB_DONE,
+       CB_WITHDRAW, CB_WRETREAT, CB_ATTACK };   /* the last three: close combat before the roll */
 /* Why the game ended. */
 enum { HR_NONE, HR_VP, HR_TIME, HR_TIME_VP };
 
@@ -73,6 +74,8 @@ typedef struct htl_combat {
     int16_t retreat_to, first_retreat;       /* hex chosen for failed[fi]; where the first retreat went */
     int16_t failed[4];                       /* units that failed morale, in retreat order */
     uint8_t vacated, defender;               /* a defender left the hex; defending side */
+    int16_t att_leader;                      /* 11.6: leader adding dice, -1 */
+    uint8_t flank, pad_;                     /* 11.14: flank attack */
 } htl_combat;
 
 typedef struct htl_state {
@@ -88,6 +91,10 @@ typedef struct htl_state {
     int16_t vp[2];
     int8_t time_winner;      /* HtL 10.C: side that wins when time runs out, -1 */
     int8_t pad_;
+    int16_t free_fire;       /* 11.1: unit that failed its attack morale and may fire for 0 AP, -1 */
+    int16_t pad2_;
+    uint8_t fired_on[(MK_MAX_UNITS + 7) / 8];   /* 11.2: fired on this game turn */
+    int16_t att_hex[MK_MAX_UNITS];   /* 11.14: the hex each unit attacked this turn, -1 */
     htl_combat cb;
     htl_unit u[MK_MAX_UNITS];
 } htl_state;
@@ -98,6 +105,9 @@ _Static_assert(sizeof(htl_state) <= 4096, "HtL state must stay within 4 KiB");
 typedef struct htl_occ {
     int16_t foot[HTL_MAX_HEX], art[HTL_MAX_HEX], leader[HTL_MAX_HEX], vp[HTL_MAX_HEX];
 } htl_occ;
+
+/* Optional rule 11.n is on (option bit n - 1). */
+#define HTL_OPT(s, n) ((((s)->options) >> ((n) - 1)) & 1u)
 
 /* terrain.c */
 extern const char *const htl_terrain_names[HT_COUNT];
@@ -110,6 +120,9 @@ typedef struct htl_terrain_fx {
     const char *combat_why, *morale_why;
 } htl_terrain_fx;
 const htl_terrain_fx *htl_terrain(const mk_scenario *sc, int hex);
+bool htl_stops(const htl_state *s, const mk_scenario *sc, int hex);
+int htl_attack_mod(const htl_state *s, const mk_scenario *sc, int attacker, int hex, bool close,
+                   const char **why);
 
 /* units.c */
 extern const char *const htl_kind_names[HK_COUNT];
@@ -158,7 +171,9 @@ int htl_tie_options(const htl_state *s, const mk_scenario *sc, int16_t *out);
 void htl_eliminate(htl_state *s, const mk_scenario *sc, int unit, const char *rule,
                    mk_events *ev);
 int htl_roll_attack(htl_state *s, const mk_scenario *sc, int attacker, int hex, int need,
-                    const char *purpose, const char *rule, mk_events *ev, int *ones);
+                    int extra_dice, int flank, const char *purpose, const char *rule,
+                    mk_events *ev, int *ones);
+int htl_flank(const htl_state *s, const mk_scenario *sc, int attacker, int hex);
 
 /* close_combat.c */
 int htl_legal_close(const htl_state *s, const mk_scenario *sc, mk_action *out, int n, int cap);

@@ -27,8 +27,15 @@ void htl_leader_casualty(htl_state *s, const mk_scenario *sc, int leader, int ch
     mk_event *c = mk_events_add(ev, "leader_casualty");
     c->rule = "HtL 9.3.1";
     c->unit = (int16_t)leader;
-    c->text = hit ? "eliminated" : "unhurt";
     c->passed = !hit;
+    if (hit && HTL_OPT(s, 6) && s->u[leader].mp > 1) {
+        /* 11.6: a leader rated 2 for hits is flipped by the first */
+        s->u[leader].mp--;
+        c->text = "flipped (HtL 11.6)";
+        c->mp = s->u[leader].mp;
+        return;
+    }
+    c->text = hit ? "eliminated" : "unhurt";
     if (hit)
         htl_eliminate(s, sc, leader, "HtL 9.3.1", ev);
 }
@@ -118,6 +125,8 @@ static const char *rally_refusal(const htl_state *s, const mk_scenario *sc, int 
         return "HtL 9.4, 6.1.4: the leader has already acted this turn";
     if (s->u[u].flags & HU_ACTED)
         return "HtL 9.4: a rallied unit may not move or fire this turn (it has acted)";
+    if (HTL_OPT(s, 2) && (s->fired_on[u / 8] >> (u % 8) & 1))
+        return "HtL 11.2: a unit fired on this turn cannot be rallied";
     if (s->u[u].mp >= sc->units[u].mp_start)
         return "HtL 9.4: rallied units never exceed their starting MP";
     if (s->ap < 1)
@@ -154,6 +163,7 @@ int htl_apply_rally(htl_state *s, const mk_scenario *sc, const mk_action *a, mk_
         return mk_error_set(err, "illegal_action", "%s", why);
     s->ap--;
     s->dragoon_fire = -1;
+    s->free_fire = -1;
     s->u[a->unit].mp++;
     s->u[a->unit].flags |= HU_ACTED | HU_RALLIED;
     s->u[a->other].flags |= HU_ACTED | HU_RALLIED;

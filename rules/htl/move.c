@@ -55,7 +55,7 @@ void htl_reach_find(const htl_state *s, const mk_scenario *sc, const htl_occ *o,
     for (int i = 0; i < r->n; i++) {
         if (r->depth[i] >= maxlen)
             continue;
-        if (i > 0 && htl_terrain(sc, r->hex[i])->stop)
+        if (i > 0 && htl_stops(s, sc, r->hex[i]))
             continue;
         mk_hex nb[6];
         mk_hex_neighbors(g, r->hex[i], nb);
@@ -148,6 +148,18 @@ int htl_legal_moves(const htl_state *s, const mk_scenario *sc, mk_action *out, i
         if (bonus)
             n = list_reach(&r, u, ld, rate + 1, rate + 1, 2, out, n, cap);
     }
+    /* 11.8: infantry types may force march one extra hex for 2 AP */
+    if (HTL_OPT(s, 8) && s->ap >= 2)
+        for (int u = 0; u < s->nunits && n < cap; u++) {
+            int kind = sc->units[u].kind, rate = htl_move_rate(kind), n0 = n;
+            if (sc->units[u].side != s->active || s->u[u].hex < 0 || !htl_is_infantry(kind) ||
+                (s->u[u].flags & HU_ACTED))
+                continue;
+            htl_reach_find(s, sc, &o, u, -1, rate + 1, &r);
+            n = list_reach(&r, u, -1, rate + 1, rate + 1, 2, out, n, cap);
+            for (int i = n0; i < n; i++)
+                out[i].type = HA_FORCE;
+        }
     return n;
 }
 
@@ -199,16 +211,25 @@ int htl_apply_move(htl_state *s, const mk_scenario *sc, const mk_action *a, mk_e
                                 "HtL 6.2.5, 9.1.1: that leader did not begin the turn with %s "
                                 "or has already acted", id);
     }
+    bool force = a->type == HA_FORCE;
+    if (force && (!HTL_OPT(s, 8) || !htl_is_infantry(kind) || ld >= 0))
+        return mk_error_set(err, "illegal_action",
+                            !HTL_OPT(s, 8) ? "HtL 11.8: force march is an optional rule not in use"
+                            : ld >= 0      ? "HtL 11.9: no force march with the leader bonus"
+                                           : "HtL 11.8: only infantry-type units force march");
     int max = rate;
-    if (ld >= 0 && kind != HK_ARTILLERY)
+    if ((ld >= 0 && kind != HK_ARTILLERY) || force)
         max = rate + 1;
+    if (force && a->npath != rate + 1)
+        return mk_error_set(err, "illegal_action",
+                            "HtL 11.8: a force march moves exactly %d hexes", rate + 1);
     if (a->npath > max)
         return mk_error_set(err, "illegal_action",
                             kind == HK_ARTILLERY && ld >= 0
                                 ? "HtL 9.1.2: artillery may not use the leader bonus (%s moves %d)"
                                 : "HtL 7.1: %s moves at most %d hexes",
                             id, max);
-    int cost = a->npath > rate ? 2 : 1;
+    int cost = a->npath > rate || a->type == HA_FORCE ? 2 : 1;
     if (s->ap < cost)
         return mk_error_set(err, "illegal_action", "HtL 6.2.7: %d AP needed, %d left", cost,
                             s->ap);
@@ -229,7 +250,7 @@ int htl_apply_move(htl_state *s, const mk_scenario *sc, const mk_action *a, mk_e
                                     ? "HtL 2.3.2: %s is impassable"
                                     : "HtL 4.3, 6.2.6, 7.2: %s cannot enter %s (hex limits or enemy units)",
                                 htl_terrain(sc, h)->impassable ? lb : id, lb);
-        if (i + 1 < a->npath && htl_terrain(sc, h)->stop)
+        if (i + 1 < a->npath && htl_stops(s, sc, h))
             return mk_error_set(err, "illegal_action",
                                 "HtL 2.2.1: %s must stop on entering %s (%s)", id, lb,
                                 htl_terrain_names[sc->map.terrain[h]]);
@@ -245,9 +266,43 @@ int htl_apply_move(htl_state *s, const mk_scenario *sc, const mk_action *a, mk_e
     /* apply */
     int from = s->u[u].hex;
     s->ap = (int8_t)(s->ap - cost);
-    for (int i = 0; i < a->npath; i++)
+    int len = a->npath;
+    bool fatigue = false;
+    if (force) {
+        /* 11.8: a die at most the unit's MP (+1 elite, 3.4.2) moves the
+         * extra hex; else the AP are spent and the unit moves its normal
+         * rate along the path, if it may end there (else it stays) */
+        mk_event *e = mk_events_add(ev, "morale");
+        e->rule = "HtL 11.8";
+        e->purpose = "force_march";
+        e->unit = (int16_t)u;
+        int need = s->u[u].mp + (kind == HK_ELITE ? 1 : 0);
+        mk_event_mod(e, (int16_t)s->u[u].mp, "current MP (HtL 11.8)");
+        if (kind == HK_ELITE)
+            mk_event_mod(e, 1, "elite (HtL 3.4.2)");
+        int d = mk_rng_d6(&s->head.rng);
+        e->die = 6;
+        e->value = (int16_t)d;
+        mk_event_value(e, d);
+        e->need = (int16_t)need;
+        e->passed = d <= need;
+        if (!e->passed) {
+            bool end;
+            len = rate;
+            if (!can_pass(s, sc, &o, u, -1, a->path[len - 1], &end) || !end)
+                len = 0;
+        } else {
+            fatigue = HTL_OPT(s, 9);
+        }
+    }
+    if (len == 0) {
+        s->u[u].flags |= HU_ACTED | HU_MOVED;
+        htl_action_done(s, sc, ev);
+        return 0;
+    }
+    for (int i = 0; i < len; i++)
         htl_enter_hex(s, sc, u, a->path[i], ev);
-    int to = a->path[a->npath - 1];
+    int to = a->path[len - 1];
     s->u[u].hex = (int16_t)to;
     s->u[u].flags |= HU_ACTED | HU_MOVED | (cost == 2 ? HU_BONUS : 0);
     if (ld >= 0) {
@@ -261,9 +316,29 @@ int htl_apply_move(htl_state *s, const mk_scenario *sc, const mk_action *a, mk_e
     e->from = (int16_t)from;
     e->to = (int16_t)to;
     e->points = (int16_t)cost;
+    if (fatigue) {
+        /* 11.9: 4-6 costs 1 MP of fatigue; never below 1 (AMB-HTL-9: it is
+         * not a combat loss, 10.A) */
+        int d = mk_rng_d6(&s->head.rng);
+        mk_event *f = mk_events_add(ev, "roll");
+        f->purpose = "fatigue";
+        f->rule = "HtL 11.9";
+        f->unit = (int16_t)u;
+        f->die = 6;
+        mk_event_value(f, d);
+        f->need = 4;
+        f->hits = d >= 4 && s->u[u].mp > 1;
+        if (f->hits) {
+            s->u[u].mp--;
+            mk_event *h = mk_events_add(ev, "hit");
+            h->rule = "HtL 11.9";
+            h->unit = (int16_t)u;
+            h->mp = s->u[u].mp;
+        }
+    }
     /* HtL 6.2.3: a dragoon may fire after moving for 1 more AP, but not
      * after the leader bonus (9.1.2) nor after entering a waterway (2.3.3) */
-    if (kind == HK_DRAGOON && cost == 1 && sc->map.terrain[to] != HT_WATERWAY)
+    if (kind == HK_DRAGOON && cost == 1 && sc->map.terrain[to] != HT_WATERWAY && !force)
         s->dragoon_fire = (int16_t)u;
     htl_action_done(s, sc, ev);
     return 0;

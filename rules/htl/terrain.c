@@ -49,3 +49,28 @@ const htl_terrain_fx *htl_terrain(const mk_scenario *sc, int hex)
     int t = sc->map.terrain[hex];
     return t < HT_COUNT ? &fx[t] : &fx[HT_CLEAR];
 }
+
+/* Must a unit stop on entering hex (HtL 2.2.1)? Optional 11.10: hills do
+ * not stop movement. */
+bool htl_stops(const htl_state *s, const mk_scenario *sc, int hex)
+{
+    if (HTL_OPT(s, 10) && sc->map.terrain[hex] == HT_HILL)
+        return false;
+    return htl_terrain(sc, hex)->stop != 0;
+}
+
+/* The modifier added to each attack die against hex (HtL 2.2.1, 8.2.1,
+ * 8.4.3), and why. Optional 11.5: artillery firing into forest gets -2
+ * instead of -1 (AMB-HTL-13: it replaces the -1). */
+int htl_attack_mod(const htl_state *s, const mk_scenario *sc, int attacker, int hex, bool close,
+                   const char **why)
+{
+    const htl_terrain_fx *t = htl_terrain(sc, hex);
+    *why = t->combat_why;
+    if (!close && HTL_OPT(s, 5) && sc->units[attacker].kind == HK_ARTILLERY &&
+        sc->map.terrain[hex] == HT_FOREST) {
+        *why = "artillery firing into forest (HtL 11.5)";
+        return -2;
+    }
+    return t->combat;
+}

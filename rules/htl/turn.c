@@ -1,6 +1,8 @@
 /* turn.c - the game turn sequence (HtL 5) and the Action Point
  * Determination Phase (HtL 6.1): rolling AP, ending a player's turn,
  * counting game turns. */
+#include <string.h>
+
 #include "htl_int.h"
 
 /* Starts `side`'s player turn (HtL 5 steps 1 and 4): clears the unit flags,
@@ -11,11 +13,20 @@ void htl_turn_begin(htl_state *s, const mk_scenario *sc, int side, mk_events *ev
 {
     s->active = s->to_move = (int8_t)side;
     s->dragoon_fire = -1;
+    s->free_fire = -1;
     for (int i = 0; i < s->nunits; i++) {
         s->u[i].flags = 0;
         s->u[i].start = s->u[i].hex;
+        s->att_hex[i] = -1;
     }
-    int cap = sc->sides[side].cap - s->leaders_lost[side];
+    int cap = sc->sides[side].cap;
+    /* 11.13: both sides use the higher command AP */
+    if (HTL_OPT(s, 13) && sc->sides[1 - side].cap > cap)
+        cap = sc->sides[1 - side].cap;
+    int base = cap;
+    cap -= s->leaders_lost[side];
+    if (side == s->first) /* 11.2: a new game turn */
+        memset(s->fired_on, 0, sizeof s->fired_on);
     if (cap < 0)
         cap = 0; /* HtL 9.3.2: never below 0 */
     int roll = mk_rng_d3(&s->head.rng);
@@ -28,9 +39,10 @@ void htl_turn_begin(htl_state *s, const mk_scenario *sc, int side, mk_events *ev
     e->side = (int16_t)side;
     e->die = 3;
     mk_event_value(e, roll);
-    mk_event_mod(e, (int16_t)sc->sides[side].cap, "command action points (HtL 6.1)");
+    mk_event_mod(e, (int16_t)base, HTL_OPT(s, 13) ? "command action points, equalised (HtL 11.13)"
+                                                   : "command action points (HtL 6.1)");
     if (s->leaders_lost[side])
-        mk_event_mod(e, (int16_t)(cap - sc->sides[side].cap),
+        mk_event_mod(e, (int16_t)(cap - base),
                      "leaders lost (HtL 9.3.2, never below 0)");
     e->points = s->ap;
 
@@ -47,6 +59,7 @@ void htl_turn_begin(htl_state *s, const mk_scenario *sc, int side, mk_events *ev
 void htl_turn_end(htl_state *s, const mk_scenario *sc, mk_events *ev)
 {
     s->dragoon_fire = -1;
+    s->free_fire = -1;
     bool second = s->active != s->first;
     bool last = second && s->turn >= s->turns;
     mk_event *e = mk_events_add(ev, "end_turn");
@@ -67,6 +80,6 @@ void htl_action_done(htl_state *s, const mk_scenario *sc, mk_events *ev)
     s->cb.on = 0;
     s->cb.pending = HP_NONE;
     s->to_move = s->active;
-    if (!s->over && s->ap <= 0)
+    if (!s->over && s->ap <= 0 && s->free_fire < 0)
         htl_turn_end(s, sc, ev);
 }

@@ -1,0 +1,461 @@
+/* mcts.c - the `mcts` engine: open-loop Monte Carlo tree search.
+ *
+ * The tree is a tree of action sequences, not of states: each iteration
+ * copies the root state (one memcpy), reseeds the copy's dice, and replays
+ * the actions down the tree, so every iteration samples fresh dice and the
+ * statistics of a node average over them (open-loop search; no chance
+ * nodes). Because the dice differ, an action stored in the tree may not be
+ * legal in this iteration's state: a node's children are filtered by the
+ * legal actions of the state at hand, and UCB counts for each child how
+ * often it was available (as in information-set MCTS) instead of the
+ * parent's visits.
+ *
+ * Many actions per turn: the branching factor is the number of legal
+ * actions (hundreds of moves), so a node gains children by progressive
+ * widening (1 + PW_C * sqrt(visits) of them). At the root the candidates
+ * are taken best first by a one-ply look (the greedy engine's value with
+ * two dice samples); below it, in random order.
+ *
+ * Decisions by the other side in the middle of an action: each node
+ * records the side that chose its action (to_move of the state it was
+ * chosen in) and keeps its rewards from that side's point of view.
+ *
+ * After the tree, a rollout plays rollout_depth random actions, then
+ * scores the state with mk_ai_value0 (the result when the game is over,
+ * else the ruleset's evaluation).
+ *
+ * Memory: one node pool per search, allocated before the first iteration
+ * and never grown (when it is full, iterations go on without adding
+ * nodes); no allocation inside an iteration. Root parallelism: `threads`
+ * independent searches with their own seeds and pools; their root visit
+ * counts are summed. One thread and an iteration budget: the same seed
+ * gives the same action every time. */
+#define _POSIX_C_SOURCE 200809L
+#include "ai_int.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define MAX_DEPTH 160          /* tree depth in actions */
+#define SET_SIZE 4096          /* hash set of legal actions, > 2 * MK_MAX_ACTIONS */
+#define PW_C 2.0               /* progressive widening constant */
+#define ROOT_SAMPLES 2         /* dice samples of the one-ply ordering at the root */
+#define NODES_PER_MS 400       /* pool size for a time budget */
+#define POOL_MAX (1 << 22)
+
+/* A node of the tree. Invariant: a node's children all have distinct
+ * actions; `sum` is the total reward of the visits through this node for
+ * `mover`, the side that chose `act`; avail >= visits for every child. */
+typedef struct node {
+    mk_action act;
+    int32_t first, next;     /* first child, next sibling; -1: none */
+    uint32_t visits, avail;
+    float sum;
+    int16_t root_index;      /* children of the root: index in the root's action list */
+    int8_t mover;
+} node;
+
+typedef struct set_entry {
+    uint64_t key;
+    uint32_t gen;
+    int16_t idx;
+} set_entry;
+
+/* What the root's actions are, shared read-only by the threads. */
+typedef struct root_info {
+    const mk_ruleset *rs;
+    const mk_scenario *sc;
+    const void *st;
+    mk_action acts[MK_MAX_ACTIONS];   /* in one-ply order, best first */
+    int n;
+    int mover;
+} root_info;
+
+typedef struct search {
+    const root_info *root;
+    const mk_ai_config *cfg;
+    uint64_t seed;
+    long max_iterations;     /* 0: until the deadline */
+    double deadline;
+    /* per search, allocated once */
+    node *pool;
+    int npool, cap;
+    void *work;
+    mk_action *acts;
+    uint32_t *tried;
+    set_entry *set;
+    uint32_t gen;
+    mk_rng rng;
+    long iterations;
+    int failed;              /* memory could not be had */
+} search;
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static uint64_t action_key(const mk_action *a)
+{
+    uint64_t k = (uint64_t)a->type | (uint64_t)a->flags << 8 | (uint64_t)a->npath << 16 |
+                 (uint64_t)(uint16_t)a->unit << 24 | (uint64_t)(uint16_t)a->other << 40;
+    k = mk_ai_mix(k ^ (uint64_t)(uint16_t)a->target << 56);
+    int np = a->npath <= MK_PATH_MAX ? a->npath : MK_PATH_MAX;
+    for (int i = 0; i < np; i++)
+        k = mk_ai_mix(k ^ (uint16_t)a->path[i]);
+    return k;
+}
+
+static void set_fill(search *s, const mk_action *acts, int n)
+{
+    s->gen++;
+    for (int i = 0; i < n; i++) {
+        uint64_t k = action_key(&acts[i]);
+        for (uint32_t h = (uint32_t)k & (SET_SIZE - 1);; h = (h + 1) & (SET_SIZE - 1))
+            if (s->set[h].gen != s->gen) {
+                s->set[h] = (set_entry){k, s->gen, (int16_t)i};
+                break;
+            }
+    }
+}
+
+/* Index of a in the legal actions last given to set_fill, or -1. */
+static int set_find(const search *s, const mk_action *acts, const mk_action *a)
+{
+    uint64_t k = action_key(a);
+    for (uint32_t h = (uint32_t)k & (SET_SIZE - 1); s->set[h].gen == s->gen;
+         h = (h + 1) & (SET_SIZE - 1))
+        if (s->set[h].key == k && mk_action_equal(&acts[s->set[h].idx], a))
+            return s->set[h].idx;
+    return -1;
+}
+
+static int new_node(search *s, int parent, const mk_action *a, int mover, int root_index)
+{
+    if (s->npool >= s->cap)
+        return -1;
+    int i = s->npool++;
+    node *nd = &s->pool[i];
+    nd->act = *a;
+    nd->first = -1;
+    nd->visits = nd->avail = 0;
+    nd->sum = 0;
+    nd->root_index = (int16_t)root_index;
+    nd->mover = (int8_t)mover;
+    nd->next = s->pool[parent].first;
+    s->pool[parent].first = i;
+    return i;
+}
+
+static unsigned widen(uint32_t visits) { return 1u + (unsigned)(PW_C * sqrt((double)visits)); }
+
+static double ucb(const node *c, double explore)
+{
+    if (c->visits == 0)
+        return 1e9;
+    double avail = c->avail > 1 ? c->avail : 1;
+    return c->sum / c->visits + explore * sqrt(log(avail) / c->visits);
+}
+
+static int apply_quiet(const mk_ruleset *rs, const mk_scenario *sc, void *st, const mk_action *a)
+{
+    mk_events sink;
+    mk_error err;
+    mk_events_init(&sink, NULL, 0);
+    return rs->apply(st, sc, a, &sink, &err);
+}
+
+/* One iteration: selection and expansion down the tree, a rollout, and
+ * the backup of its value along the path. */
+static void iterate(search *s)
+{
+    const root_info *ri = s->root;
+    const mk_ruleset *rs = ri->rs;
+    const mk_scenario *sc = ri->sc;
+    void *w = s->work;
+    int path[MAX_DEPTH + 1], depth = 0, cur = 0;
+    double explore = s->cfg->exploration;
+
+    memcpy(w, ri->st, rs->state_size);
+    mk_rng_seed(&mk_state_head(w)->rng, ((uint64_t)mk_rng_next(&s->rng) << 32) | mk_rng_next(&s->rng));
+    path[depth++] = 0;
+
+    while (depth < MAX_DEPTH && !rs->over(w)) {
+        node *nd = &s->pool[cur];
+        int chosen = -1;
+        if (cur == 0) {
+            /* The root: its actions are fixed and ordered best first. */
+            unsigned nchild = 0;
+            double best = -1e18;
+            for (int c = nd->first; c >= 0; c = s->pool[c].next) {
+                node *ch = &s->pool[c];
+                ch->avail++;
+                nchild++;
+                double u = ucb(ch, explore);
+                if (u > best) {
+                    best = u;
+                    chosen = c;
+                }
+            }
+            if (nchild < (unsigned)ri->n && nchild < widen(nd->visits)) {
+                int c = new_node(s, 0, &ri->acts[nchild], ri->mover, (int)nchild);
+                if (c >= 0) {
+                    s->pool[c].avail = 1;
+                    chosen = c;
+                }
+            }
+            if (chosen < 0)
+                break;
+            if (apply_quiet(rs, sc, w, &s->pool[chosen].act) != 0)
+                return;
+            path[depth++] = chosen;
+            if (s->pool[chosen].visits == 0)
+                break;   /* just expanded: roll out from here */
+            cur = chosen;
+            continue;
+        }
+        int n = rs->legal(w, sc, s->acts, MK_MAX_ACTIONS);
+        if (n <= 0)
+            break;
+        int mover = rs->to_move(w);
+        set_fill(s, s->acts, n);
+        unsigned legal_children = 0;
+        double best = -1e18;
+        for (int c = nd->first; c >= 0; c = s->pool[c].next) {
+            node *ch = &s->pool[c];
+            int idx = set_find(s, s->acts, &ch->act);
+            if (idx < 0 || ch->mover != mover)
+                continue;
+            s->tried[idx] = s->gen;
+            ch->avail++;
+            legal_children++;
+            double u = ucb(ch, explore);
+            if (u > best) {
+                best = u;
+                chosen = c;
+            }
+        }
+        if (legal_children < (unsigned)n && legal_children < widen(nd->visits)) {
+            /* Expand an untried action, picked at random. */
+            int start = (int)mk_rng_below(&s->rng, (uint32_t)n), pick = -1;
+            for (int k = 0; k < n; k++) {
+                int i = (start + k) % n;
+                if (s->tried[i] != s->gen) {
+                    pick = i;
+                    break;
+                }
+            }
+            int c = pick >= 0 ? new_node(s, cur, &s->acts[pick], mover, -1) : -1;
+            if (c >= 0) {
+                s->pool[c].avail = 1;
+                if (apply_quiet(rs, sc, w, &s->acts[pick]) != 0)
+                    return;
+                path[depth++] = c;
+                break;
+            }
+            if (pick >= 0 && chosen < 0) {
+                /* The pool is full: go on without a node. */
+                if (apply_quiet(rs, sc, w, &s->acts[pick]) != 0)
+                    return;
+                break;
+            }
+        }
+        if (chosen < 0)
+            break;
+        if (apply_quiet(rs, sc, w, &s->pool[chosen].act) != 0)
+            return;
+        path[depth++] = chosen;
+        cur = chosen;
+    }
+
+    /* Rollout: random actions to the cut-off, then the evaluation. */
+    for (int d = 0; d < s->cfg->rollout_depth && !rs->over(w); d++) {
+        int n = rs->legal(w, sc, s->acts, MK_MAX_ACTIONS);
+        if (n <= 0)
+            break;
+        if (apply_quiet(rs, sc, w, &s->acts[mk_rng_below(&s->rng, (uint32_t)n)]) != 0)
+            return;
+    }
+    double v0 = mk_ai_value0(rs, sc, w);
+    for (int i = 0; i < depth; i++) {
+        node *nd = &s->pool[path[i]];
+        nd->visits++;
+        if (i > 0)
+            nd->sum += (float)(nd->mover == 0 ? v0 : -v0);
+    }
+}
+
+static void *search_run(void *p)
+{
+    search *s = p;
+    const mk_ruleset *rs = s->root->rs;
+    s->pool = malloc(sizeof *s->pool * (size_t)s->cap);
+    s->work = malloc(rs->state_size);
+    s->acts = malloc(sizeof *s->acts * MK_MAX_ACTIONS);
+    s->tried = calloc(MK_MAX_ACTIONS, sizeof *s->tried);
+    s->set = calloc(SET_SIZE, sizeof *s->set);
+    if (!s->pool || !s->work || !s->acts || !s->tried || !s->set) {
+        s->failed = 1;
+        return NULL;
+    }
+    mk_rng_seed(&s->rng, s->seed);
+    s->gen = 1;   /* 0 marks entries never written */
+    s->npool = 1;
+    s->pool[0] = (node){.first = -1, .next = -1, .root_index = -1, .mover = -1};
+    for (s->iterations = 0;; s->iterations++) {
+        if (s->max_iterations ? s->iterations >= s->max_iterations
+                              : s->iterations > 0 && now_s() >= s->deadline)
+            break;
+        iterate(s);
+    }
+    return NULL;
+}
+
+static void search_free(search *s)
+{
+    free(s->pool);
+    free(s->work);
+    free(s->acts);
+    free(s->tried);
+    free(s->set);
+}
+
+typedef struct ordered {
+    double value;
+    uint32_t tie;
+    int idx;
+} ordered;
+
+static int by_value(const void *a, const void *b)
+{
+    const ordered *x = a, *y = b;
+    if (x->value != y->value)
+        return x->value > y->value ? -1 : 1;
+    if (x->tie != y->tie)
+        return x->tie < y->tie ? -1 : 1;
+    return x->idx - y->idx;
+}
+
+/* mcts: see ai.h and the top of this file. */
+int mk_ai_mcts(const mk_ruleset *rs, const mk_scenario *sc, const void *st,
+               const mk_ai_config *cfg, mk_action *out, mk_ai_stats *stats)
+{
+    double t0 = now_s();
+    root_info *ri = malloc(sizeof *ri);
+    mk_action *acts = malloc(sizeof *acts * MK_MAX_ACTIONS);
+    double *values = malloc(sizeof *values * MK_MAX_ACTIONS);
+    ordered *ord = malloc(sizeof *ord * MK_MAX_ACTIONS);
+    void *work = malloc(2 * rs->state_size);
+    int threads = cfg->threads < 1 ? 1 : cfg->threads > MK_AI_THREADS_MAX ? MK_AI_THREADS_MAX
+                                                                           : cfg->threads;
+    search *ss = calloc((size_t)threads, sizeof *ss);
+    int rc = -1;
+    if (!ri || !acts || !values || !ord || !work || !ss)
+        goto done;
+    int n = rs->legal(st, sc, acts, MK_MAX_ACTIONS);
+    if (n <= 0)
+        goto done;
+    ri->rs = rs;
+    ri->sc = sc;
+    ri->st = st;
+    ri->n = n;
+    ri->mover = rs->to_move(st);
+    if (n == 1) {
+        *out = acts[0];
+        rc = 0;
+        goto done;
+    }
+
+    /* Order the root's actions best first by a one-ply look. */
+    mk_rng rng;
+    mk_rng_seed(&rng, mk_ai_mix(cfg->seed ^ 0x726f6f74ull));
+    long applies = mk_ai_one_ply(rs, sc, st, ri->mover, acts, n, ROOT_SAMPLES,
+                                 mk_ai_mix(cfg->seed + 17), work, values);
+    for (int i = 0; i < n; i++)
+        ord[i] = (ordered){values[i], mk_rng_next(&rng), i};
+    qsort(ord, (size_t)n, sizeof *ord, by_value);
+    for (int i = 0; i < n; i++)
+        ri->acts[i] = acts[ord[i].idx];
+
+    long total = cfg->budget_ms > 0 ? 0
+                 : cfg->iterations > 0 ? cfg->iterations : MK_MCTS_DEFAULT_ITERATIONS;
+    for (int t = 0; t < threads; t++) {
+        search *s = &ss[t];
+        s->root = ri;
+        s->cfg = cfg;
+        s->seed = mk_ai_mix(cfg->seed + 0x1000193ull * (uint64_t)(t + 1));
+        s->deadline = t0 + cfg->budget_ms / 1000.0;
+        s->max_iterations = total ? total / threads + (t < total % threads) : 0;
+        if (total && s->max_iterations == 0)
+            s->max_iterations = 1;
+        long cap = total ? s->max_iterations + 2 : (long)cfg->budget_ms * NODES_PER_MS + 1024;
+        s->cap = (int)(cap > POOL_MAX ? POOL_MAX : cap);
+    }
+    pthread_t tid[MK_AI_THREADS_MAX];
+    int started[MK_AI_THREADS_MAX] = {0};
+    for (int t = 1; t < threads; t++)
+        started[t] = pthread_create(&tid[t], NULL, search_run, &ss[t]) == 0;
+    search_run(&ss[0]);
+    for (int t = 1; t < threads; t++) {
+        if (started[t])
+            pthread_join(tid[t], NULL);
+        else
+            search_run(&ss[t]);   /* no thread to be had: run it here */
+    }
+
+    /* Sum the root statistics of every search; most visits wins, then the
+     * better mean, then the better one-ply value (the earlier index). */
+    uint64_t *visits = calloc((size_t)n, sizeof *visits);
+    double *sum = calloc((size_t)n, sizeof *sum);
+    long iterations = 0, nodes = 0;
+    int ok = 0;
+    if (visits && sum) {
+        for (int t = 0; t < threads; t++) {
+            search *s = &ss[t];
+            iterations += s->iterations;
+            if (s->failed)
+                continue;
+            ok = 1;
+            nodes += s->npool;
+            for (int c = s->pool[0].first; c >= 0; c = s->pool[c].next) {
+                visits[s->pool[c].root_index] += s->pool[c].visits;
+                sum[s->pool[c].root_index] += s->pool[c].sum;
+            }
+        }
+    }
+    if (ok) {
+        int best = 0;
+        for (int i = 1; i < n; i++) {
+            if (visits[i] > visits[best] ||
+                (visits[i] == visits[best] && visits[i] > 0 &&
+                 sum[i] / visits[i] > sum[best] / visits[best]))
+                best = i;
+        }
+        *out = ri->acts[best];
+        if (stats) {
+            stats->iterations = iterations;
+            stats->nodes = nodes;
+            stats->value = visits[best] ? sum[best] / visits[best] : values[ord[0].idx];
+        }
+        rc = 0;
+    }
+    (void)applies;
+    free(visits);
+    free(sum);
+done:
+    if (ss)
+        for (int t = 0; t < threads; t++)
+            search_free(&ss[t]);
+    free(ss);
+    free(ri);
+    free(acts);
+    free(values);
+    free(ord);
+    free(work);
+    return rc;
+}

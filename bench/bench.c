@@ -1,0 +1,227 @@
+/* bench.c - `musket-bench`: speed figures per built-in scenario (a
+ * benchmark, not a test): random playouts and actions per second on one
+ * core, bytes per game state, MCTS iterations per second; and a fixed
+ * workload for callgrind (instructions per applied action).
+ *
+ *   musket-bench [--runs R] [--seconds S] [--scenario ID]
+ *   valgrind --tool=callgrind --toggle-collect=callgrind_actions \
+ *       musket-bench --callgrind ID N
+ * Figures are medians of R runs (default 5) of S seconds each (0.5). */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "ai/ai.h"
+#include "core/catalog.h"
+#include "rules/rules.h"
+
+#define MAX_RUNS 31
+#define GAME_CAP 100000   /* actions: a game longer than this is cut */
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* One random playout from init (a memcpy clone, fresh dice from seed) to
+ * the end of the game. Returns the actions applied. */
+static long playout(const mk_ruleset *rs, const mk_scenario *sc, const void *init, void *st,
+                    mk_action *acts, uint64_t seed)
+{
+    memcpy(st, init, rs->state_size);
+    mk_rng_seed(&mk_state_head(st)->rng, seed);
+    mk_rng pick;
+    mk_rng_seed(&pick, ~seed);
+    mk_events sink;
+    mk_error err;
+    long n = 0;
+    while (!rs->over(st) && n < GAME_CAP) {
+        int k = rs->legal(st, sc, acts, MK_MAX_ACTIONS);
+        if (k <= 0)
+            break;
+        mk_events_init(&sink, NULL, 0);
+        if (rs->apply(st, sc, &acts[mk_rng_below(&pick, (uint32_t)k)], &sink, &err) != 0)
+            break;
+        n++;
+    }
+    return n;
+}
+
+/* The callgrind workload: random playouts until `actions` actions have
+ * been applied. Not inlined, so that --toggle-collect can name it. */
+__attribute__((noinline)) long callgrind_actions(const mk_ruleset *rs, const mk_scenario *sc,
+                                                 const void *init, void *st, mk_action *acts,
+                                                 long actions);
+__attribute__((noinline)) long callgrind_actions(const mk_ruleset *rs, const mk_scenario *sc,
+                                                 const void *init, void *st, mk_action *acts,
+                                                 long actions)
+{
+    memcpy(st, init, rs->state_size);
+    mk_rng pick;
+    mk_rng_seed(&pick, 12345);
+    mk_events sink;
+    mk_error err;
+    long n = 0, games = 0;
+    while (n < actions) {
+        int k = rs->over(st) ? 0 : rs->legal(st, sc, acts, MK_MAX_ACTIONS);
+        if (k <= 0) {
+            memcpy(st, init, rs->state_size);
+            mk_rng_seed(&mk_state_head(st)->rng, (uint64_t)++games);
+            continue;
+        }
+        mk_events_init(&sink, NULL, 0);
+        if (rs->apply(st, sc, &acts[mk_rng_below(&pick, (uint32_t)k)], &sink, &err) != 0)
+            break;
+        n++;
+    }
+    return n;
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: musket-bench [--runs R] [--seconds S] [--scenario ID] [--mcts-iterations I]\n"
+            "       musket-bench --callgrind ID ACTIONS\n\n"
+            "Per built-in scenario: random playouts per second and actions per second on\n"
+            "one core (raw states, memcpy clones), bytes per game state, and MCTS\n"
+            "iterations per second from the opening position; medians of R runs (5) of\n"
+            "S seconds (0.5). --callgrind plays ACTIONS random actions of scenario ID for\n"
+            "  valgrind --tool=callgrind --toggle-collect=callgrind_actions \\\n"
+            "      musket-bench --callgrind htl/tutorial 200000\n"
+            "instructions per applied action = callgrind's total (Ir) / ACTIONS.\n");
+}
+
+int main(int argc, char **argv)
+{
+    int runs = 5, mcts_iterations = 2000;
+    double seconds = 0.5;
+    const char *only = NULL, *cg_id = NULL;
+    long cg_actions = 0;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--runs") == 0 && i + 1 < argc)
+            runs = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--seconds") == 0 && i + 1 < argc)
+            seconds = atof(argv[++i]);
+        else if (strcmp(argv[i], "--scenario") == 0 && i + 1 < argc)
+            only = argv[++i];
+        else if (strcmp(argv[i], "--mcts-iterations") == 0 && i + 1 < argc)
+            mcts_iterations = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--callgrind") == 0 && i + 2 < argc) {
+            cg_id = argv[++i];
+            cg_actions = atol(argv[++i]);
+        } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            usage(stdout);
+            return 0;
+        } else {
+            usage(stderr);
+            return 2;
+        }
+    }
+    if (runs < 1 || runs > MAX_RUNS || seconds <= 0 || mcts_iterations < 1) {
+        fprintf(stderr, "musket-bench: --runs 1..%d, --seconds > 0, --mcts-iterations > 0\n",
+                MAX_RUNS);
+        return 2;
+    }
+    int nrs;
+    const mk_ruleset *const *rss = mk_rulesets(&nrs);
+    mk_action *acts = malloc(sizeof *acts * MK_MAX_ACTIONS);
+    mk_error err;
+
+    if (cg_id) {
+        mk_scenario *sc = mk_catalog_load(cg_id, rss, nrs, &err);
+        if (!sc || cg_actions < 1) {
+            fprintf(stderr, "musket-bench: %s\n", sc ? "ACTIONS must be > 0" : err.msg);
+            return 2;
+        }
+        const mk_ruleset *rs = sc->rs;
+        void *init = calloc(1, rs->state_size), *st = calloc(1, rs->state_size);
+        if (rs->init(init, sc, 0, 1, &err) != 0) {
+            fprintf(stderr, "musket-bench: %s\n", err.msg);
+            return 1;
+        }
+        long n = callgrind_actions(rs, sc, init, st, acts, cg_actions);
+        printf("%s: %ld random actions applied (instructions per action = callgrind Ir of "
+               "callgrind_actions / %ld)\n", cg_id, n, n);
+        free(init);
+        free(st);
+        free(acts);
+        mk_scenario_free(sc);
+        return 0;
+    }
+
+    mk_catalog_entry *cat = malloc(sizeof *cat * MK_CATALOG_MAX);
+    int ncat = mk_catalog_list(cat, MK_CATALOG_MAX, &err);
+    if (ncat < 0) {
+        fprintf(stderr, "musket-bench: %s\n", err.msg);
+        return 1;
+    }
+    printf("musket-bench: medians of %d runs of %.2f s, one core\n", runs, seconds);
+    printf("%-22s %12s %14s %8s %12s %12s\n", "scenario", "playouts/s", "actions/s",
+           "state B", "act/game", "mcts it/s");
+    for (int c = 0; c < ncat; c++) {
+        if (only && strcmp(only, cat[c].id) != 0)
+            continue;
+        mk_scenario *sc = mk_catalog_load(cat[c].id, rss, nrs, &err);
+        if (!sc) {
+            printf("%-22s (does not load: %s)\n", cat[c].id, err.msg);
+            continue;
+        }
+        const mk_ruleset *rs = sc->rs;
+        void *init = calloc(1, rs->state_size), *st = calloc(1, rs->state_size);
+        if (rs->init(init, sc, 0, 1, &err) != 0) {
+            printf("%-22s (does not start: %s)\n", cat[c].id, err.msg);
+            mk_scenario_free(sc);
+            continue;
+        }
+        double games_s[MAX_RUNS], actions_s[MAX_RUNS], per_game[MAX_RUNS], mcts_s[MAX_RUNS];
+        uint64_t seed = 1;
+        for (int r = 0; r < runs; r++) {
+            long games = 0, actions = 0;
+            double t0 = now_s(), t;
+            do {
+                actions += playout(rs, sc, init, st, acts, seed++);
+                games++;
+            } while ((t = now_s() - t0) < seconds);
+            games_s[r] = games / t;
+            actions_s[r] = actions / t;
+            per_game[r] = (double)actions / games;
+            mk_ai_config cfg;
+            mk_ai_config_init(&cfg);
+            cfg.engine = MK_AI_MCTS;
+            cfg.iterations = mcts_iterations;
+            cfg.seed = (uint64_t)r + 1;
+            mk_ai_stats stats;
+            mk_action a;
+            if (mk_ai_pick_stats(rs, sc, init, &cfg, &a, &stats) == 0 && stats.seconds > 0)
+                mcts_s[r] = stats.iterations / stats.seconds;
+            else
+                mcts_s[r] = 0;
+        }
+        printf("%-22s %12.0f %14.0f %8zu %12.1f %12.0f\n", cat[c].id, median(games_s, runs),
+               median(actions_s, runs), rs->state_size, median(per_game, runs),
+               median(mcts_s, runs));
+        fflush(stdout);
+        free(init);
+        free(st);
+        mk_scenario_free(sc);
+    }
+    free(cat);
+    free(acts);
+    return 0;
+}

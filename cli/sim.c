@@ -1,0 +1,764 @@
+/* sim.c - `musket sim`: AI-against-AI studies. Parses the command line,
+ * plays the games on worker threads (each plays whole games, ai/match.c),
+ * shows progress, and writes the report, JSON, CSV and an SVG chart.
+ * No rule of any game lives here. */
+#define _POSIX_C_SOURCE 200809L
+#include "sim.h"
+
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ai/match.h"
+#include "core/catalog.h"
+#include "rules/rules.h"
+
+#define SIM_MAX_GAMES 1000000
+#define SIM_MAX_THREADS 64
+
+static volatile sig_atomic_t interrupted;
+
+static void on_sigint(int sig)
+{
+    (void)sig;
+    interrupted = 1;
+    /* A second Ctrl-C ends the program at once. */
+    signal(SIGINT, SIG_DFL);
+}
+
+typedef struct study {
+    const mk_ruleset *rs;
+    mk_scenario *sc;
+    uint64_t options, seed;
+    mk_ai_config cfg[2];
+    char label[2][48];
+    int n;
+    long max_actions;
+    mk_match_game *games;
+    unsigned char *done;
+    /* shared, under lock */
+    pthread_mutex_t lock;
+    int next, finished, failed;
+    int wins_a, wins_b, draws;
+    char error[256];
+    double t0, last_line;
+    int last_count;
+    bool tty, quiet;
+} study;
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void fmt_time(double s, char *out, size_t n)
+{
+    long t = (long)(s + 0.5);
+    if (t >= 3600)
+        snprintf(out, n, "%ldh%02ldm", t / 3600, t / 60 % 60);
+    else if (t >= 60)
+        snprintf(out, n, "%ldm%02lds", t / 60, t % 60);
+    else
+        snprintf(out, n, "%lds", t);
+}
+
+/* Progress on stderr, under the lock: a redrawn bar on a terminal, else a
+ * line every 10% or 30 s. */
+static void progress(study *s, bool final)
+{
+    if (s->quiet || (final && !s->tty && s->last_count == s->finished))
+        return;
+    double el = now_s() - s->t0;
+    double eta = s->finished ? el / s->finished * (s->n - s->finished) : 0;
+    char e1[16], e2[16];
+    fmt_time(el, e1, sizeof e1);
+    fmt_time(eta, e2, sizeof e2);
+    if (s->tty) {
+        int w = 30, fill = s->n ? s->finished * w / s->n : w;
+        char bar[64];
+        for (int i = 0; i < w; i++)
+            bar[i] = i < fill ? '#' : '.';
+        bar[w] = 0;
+        fprintf(stderr, "\r[%s] %d/%d games  A %d  B %d  draws %d  %s elapsed  ETA %s   %s",
+                bar, s->finished, s->n, s->wins_a, s->wins_b, s->draws, e1,
+                final ? "0s" : e2, final ? "\n" : "");
+        fflush(stderr);
+        return;
+    }
+    int step = s->n >= 10 ? s->n / 10 : 1;
+    if (final || s->finished % step == 0 || el - s->last_line >= 30) {
+        s->last_line = el;
+        s->last_count = s->finished;
+        fprintf(stderr, "sim: %d/%d games, A %d, B %d, draws %d, %s elapsed, ETA %s\n",
+                s->finished, s->n, s->wins_a, s->wins_b, s->draws, e1, final ? "0s" : e2);
+    }
+}
+
+static void *worker(void *p)
+{
+    study *s = p;
+    for (;;) {
+        pthread_mutex_lock(&s->lock);
+        int g = (interrupted || s->failed) ? s->n : s->next++;
+        pthread_mutex_unlock(&s->lock);
+        if (g >= s->n)
+            break;
+        mk_match_game r;
+        mk_error err;
+        mk_error_clear(&err);
+        int rc = mk_match_play(s->rs, s->sc, s->options, s->cfg, s->seed, g, s->max_actions, &r,
+                               &err);
+        pthread_mutex_lock(&s->lock);
+        if (rc != 0) {
+            if (!s->failed)
+                snprintf(s->error, sizeof s->error, "game %d: %s", g, err.msg);
+            s->failed = 1;
+        } else {
+            s->games[g] = r;
+            s->done[g] = 1;
+            s->finished++;
+            if (r.winner < 0)
+                s->draws++;
+            else if (r.winner == r.a_side)
+                s->wins_a++;
+            else
+                s->wins_b++;
+            progress(s, false);
+        }
+        pthread_mutex_unlock(&s->lock);
+    }
+    return NULL;
+}
+
+/* ---- statistics ---- */
+
+typedef struct summary {
+    double mean, median, min, max, sd;
+} summary;
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static summary summarize(double *v, int n)
+{
+    summary s = {0, 0, 0, 0, 0};
+    if (n == 0)
+        return s;
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    double sum = 0, sq = 0;
+    for (int i = 0; i < n; i++)
+        sum += v[i];
+    s.mean = sum / n;
+    for (int i = 0; i < n; i++)
+        sq += (v[i] - s.mean) * (v[i] - s.mean);
+    s.sd = n > 1 ? sqrt(sq / (n - 1)) : 0;
+    s.median = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+    s.min = v[0];
+    s.max = v[n - 1];
+    return s;
+}
+
+/* Wins, draws and losses of one engine (who = 0: A, 1: B) or one side
+ * (who = 2 + side). */
+typedef struct tally {
+    long wins, draws, losses, games;
+} tally;
+
+static tally count(const study *s, int who)
+{
+    tally t = {0, 0, 0, 0};
+    for (int g = 0; g < s->n; g++) {
+        if (!s->done[g])
+            continue;
+        const mk_match_game *r = &s->games[g];
+        int side = who < 2 ? (who == 0 ? r->a_side : 1 - r->a_side) : who - 2;
+        t.games++;
+        if (r->winner < 0)
+            t.draws++;
+        else if (r->winner == side)
+            t.wins++;
+        else
+            t.losses++;
+    }
+    return t;
+}
+
+static json_t *tally_json(tally t)
+{
+    double lo, hi, dlo, dhi;
+    mk_wilson(t.wins, t.games, 1.96, &lo, &hi);
+    mk_wilson(t.wins, t.wins + t.losses, 1.96, &dlo, &dhi);
+    return json_pack("{s:I, s:I, s:I, s:I, s:f, s:[f,f], s:f, s:[f,f]}", "games",
+                     (json_int_t)t.games, "wins", (json_int_t)t.wins, "draws",
+                     (json_int_t)t.draws, "losses", (json_int_t)t.losses, "win_rate",
+                     t.games ? (double)t.wins / t.games : 0.0, "win_rate_ci95", lo, hi,
+                     "decisive_win_rate",
+                     t.wins + t.losses ? (double)t.wins / (t.wins + t.losses) : 0.0,
+                     "decisive_win_rate_ci95", dlo, dhi);
+}
+
+static void print_tally(const char *name, tally t)
+{
+    double lo, hi, dlo, dhi;
+    mk_wilson(t.wins, t.games, 1.96, &lo, &hi);
+    mk_wilson(t.wins, t.wins + t.losses, 1.96, &dlo, &dhi);
+    printf("  %-22s %4ld %5ld %6ld   %5.1f%% [%5.1f%%, %5.1f%%]   %5.1f%% [%5.1f%%, %5.1f%%]\n",
+           name, t.wins, t.draws, t.losses, t.games ? 100.0 * t.wins / t.games : 0.0,
+           100 * lo, 100 * hi,
+           t.wins + t.losses ? 100.0 * t.wins / (t.wins + t.losses) : 0.0, 100 * dlo, 100 * dhi);
+}
+
+/* Values of one quantity over the finished games. what: 0 actions, 1
+ * turns, 2 + side: that side's VP. */
+static int collect(const study *s, int what, double *out)
+{
+    int k = 0;
+    for (int g = 0; g < s->n; g++)
+        if (s->done[g])
+            out[k++] = what == 0   ? (double)s->games[g].actions
+                       : what == 1 ? (double)s->games[g].turns
+                                   : (double)s->games[g].vp[what - 2];
+    return k;
+}
+
+static json_t *summary_json(summary m)
+{
+    return json_pack("{s:f, s:f, s:f, s:f, s:f}", "mean", m.mean, "median", m.median, "min",
+                     m.min, "max", m.max, "sd", m.sd);
+}
+
+/* ---- outputs ---- */
+
+static const char *engine_of_side(const study *s, const mk_match_game *r, int side)
+{
+    return s->label[side == r->a_side ? 0 : 1];
+}
+
+static int write_json(const study *s, const char *path)
+{
+    json_t *games = json_array();
+    for (int g = 0; g < s->n; g++) {
+        if (!s->done[g])
+            continue;
+        const mk_match_game *r = &s->games[g];
+        json_t *vp = json_object(), *eng = json_object();
+        for (int side = 0; side < s->sc->nsides; side++) {
+            json_object_set_new(vp, s->sc->sides[side].id, json_integer(r->vp[side]));
+            json_object_set_new(eng, s->sc->sides[side].id,
+                                json_string(engine_of_side(s, r, side)));
+        }
+        json_array_append_new(
+            games, json_pack("{s:i, s:I, s:o, s:s, s:o, s:s, s:o, s:i, s:I, s:b, s:f}", "number",
+                             r->number, "seed", (json_int_t)r->seed, "engines", eng, "engine_a",
+                             s->sc->sides[r->a_side].id, "winner",
+                             r->winner >= 0 ? json_string(s->sc->sides[r->winner].id)
+                                            : json_null(),
+                             "level", r->level, "vp", vp, "turns", r->turns, "actions",
+                             (json_int_t)r->actions, "finished", r->finished, "seconds",
+                             r->seconds));
+    }
+    double *v = malloc(sizeof *v * (size_t)(s->n + 1));
+    json_t *sides = json_object();
+    for (int side = 0; side < s->sc->nsides; side++) {
+        int k = collect(s, 2 + side, v);
+        json_t *o = tally_json(count(s, 2 + side));
+        json_object_set_new(o, "vp", summary_json(summarize(v, k)));
+        json_object_set_new(sides, s->sc->sides[side].id, o);
+    }
+    int k = collect(s, 0, v);
+    json_t *len_actions = summary_json(summarize(v, k));
+    k = collect(s, 1, v);
+    json_t *len_turns = summary_json(summarize(v, k));
+    free(v);
+    json_t *a = tally_json(count(s, 0)), *b = tally_json(count(s, 1));
+    json_object_set_new(a, "engine", json_string(s->label[0]));
+    json_object_set_new(b, "engine", json_string(s->label[1]));
+    json_t *root = json_pack(
+        "{s:s, s:I, s:i, s:i, s:b, s:o, s:{s:o, s:o}, s:o, s:{s:o, s:o}, s:o}", "scenario",
+        s->sc->id, "seed", (json_int_t)s->seed, "games_requested", s->n, "games_played",
+        s->finished, "interrupted", (int)interrupted, "options",
+        mk_options_json(s->rs, s->options), "engines", "a", a, "b", b, "sides", sides, "length",
+        "actions", len_actions, "turns", len_turns, "games", games);
+    int rc = json_dump_file(root, path, JSON_INDENT(1));
+    json_decref(root);
+    return rc;
+}
+
+static int write_csv(const study *s, const char *path)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return -1;
+    const char *s0 = s->sc->sides[0].id, *s1 = s->sc->nsides > 1 ? s->sc->sides[1].id : "side1";
+    fprintf(f, "number,seed,engine_%s,engine_%s,winner,level,vp_%s,vp_%s,turns,actions,seconds\n",
+            s0, s1, s0, s1);
+    for (int g = 0; g < s->n; g++) {
+        if (!s->done[g])
+            continue;
+        const mk_match_game *r = &s->games[g];
+        fprintf(f, "%d,%llu,%s,%s,%s,%s,%d,%d,%d,%ld,%.3f\n", r->number,
+                (unsigned long long)r->seed, engine_of_side(s, r, 0), engine_of_side(s, r, 1),
+                r->winner >= 0 ? s->sc->sides[r->winner].id : "", r->level, r->vp[0], r->vp[1],
+                r->turns, r->actions, r->seconds);
+    }
+    return fclose(f) == 0 ? 0 : -1;
+}
+
+static void svg_text(FILE *f, double x, double y, const char *anchor, int size, const char *fill,
+                     const char *text)
+{
+    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\" font-size=\"%d\" fill=\"%s\">",
+            x, y, anchor, size, fill);
+    for (const char *p = text; *p; p++) {
+        if (*p == '<')
+            fputs("&lt;", f);
+        else if (*p == '>')
+            fputs("&gt;", f);
+        else if (*p == '&')
+            fputs("&amp;", f);
+        else
+            fputc(*p, f);
+    }
+    fputs("</text>\n", f);
+}
+
+/* The chart: win rates with 95% whiskers (left), game lengths as a
+ * histogram coloured by who won (right). Hand-written SVG. */
+static int write_svg(const study *s, const char *path)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return -1;
+    const int W = 960, H = 420;
+    const char *col_a = "#2b6cb0", *col_b = "#c05621", *col_d = "#a0aec0";
+    char buf[256];
+    fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+               "viewBox=\"0 0 %d %d\" font-family=\"sans-serif\">\n", W, H, W, H);
+    fprintf(f, "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n", W, H);
+    snprintf(buf, sizeof buf, "%s: %s (A) vs %s (B), %d games%s, seed %llu", s->sc->id,
+             s->label[0], s->label[1], s->finished, interrupted ? " (interrupted)" : "",
+             (unsigned long long)s->seed);
+    svg_text(f, W / 2.0, 28, "middle", 18, "#1a202c", buf);
+
+    /* Left panel: win rate bars. */
+    double px = 190, pw = 250, py = 70, rowh = 52;
+    svg_text(f, px + pw / 2, 56, "middle", 14, "#2d3748", "win rate, 95% interval (Wilson)");
+    struct { char name[64]; tally t; const char *col; } rows[4];
+    int nrows = 0;
+    snprintf(rows[nrows].name, 64, "A: %s", s->label[0]);
+    rows[nrows].t = count(s, 0);
+    rows[nrows++].col = col_a;
+    snprintf(rows[nrows].name, 64, "B: %s", s->label[1]);
+    rows[nrows].t = count(s, 1);
+    rows[nrows++].col = col_b;
+    for (int side = 0; side < s->sc->nsides && side < 2; side++) {
+        snprintf(rows[nrows].name, 64, "side %s", s->sc->sides[side].id);
+        rows[nrows].t = count(s, 2 + side);
+        rows[nrows++].col = "#4a5568";
+    }
+    for (int i = 0; i <= 4; i++) {
+        double x = px + pw * i / 4.0;
+        fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
+                   "stroke-width=\"%s\"/>\n", x, py - 4, x, py + rowh * nrows,
+                i == 2 ? "#718096" : "#e2e8f0", i == 2 ? "1.5" : "1");
+        snprintf(buf, sizeof buf, "%d%%", i * 25);
+        svg_text(f, x, py + rowh * nrows + 16, "middle", 11, "#4a5568", buf);
+    }
+    for (int i = 0; i < nrows; i++) {
+        tally t = rows[i].t;
+        double rate = t.games ? (double)t.wins / t.games : 0, lo, hi;
+        double draw = t.games ? (double)t.draws / t.games : 0;
+        mk_wilson(t.wins, t.games, 1.96, &lo, &hi);
+        double y = py + rowh * i + 8;
+        svg_text(f, px - 8, y + 18, "end", 13, "#1a202c", rows[i].name);
+        fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"26\" fill=\"%s\"/>\n", px,
+                y, pw * rate, rows[i].col);
+        if (draw > 0)
+            fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"26\" fill=\"%s\" "
+                       "opacity=\"0.6\"/>\n", px + pw * rate, y, pw * draw, col_d);
+        double cy = y + 13;
+        fprintf(f, "<g stroke=\"#1a202c\" stroke-width=\"1.5\"><line x1=\"%.1f\" y1=\"%.1f\" "
+                   "x2=\"%.1f\" y2=\"%.1f\"/><line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+                   "y2=\"%.1f\"/><line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/></g>\n",
+                px + pw * lo, cy, px + pw * hi, cy, px + pw * lo, cy - 6, px + pw * lo, cy + 6,
+                px + pw * hi, cy - 6, px + pw * hi, cy + 6);
+        snprintf(buf, sizeof buf, "%.0f%% (%ld-%ld-%ld)", 100 * rate, t.wins, t.draws, t.losses);
+        svg_text(f, px + pw + 8, y + 18, "start", 12, "#2d3748", buf);
+    }
+    svg_text(f, px, py + rowh * nrows + 36, "start", 11, "#718096",
+             "bar: wins; grey: draws; whiskers: 95% interval of the win rate");
+
+    /* Right panel: histogram of game length in actions. */
+    double hx = 600, hw = 330, hy = 70, hh = 250;
+    svg_text(f, hx + hw / 2, 56, "middle", 14, "#2d3748", "game length (actions)");
+    double *v = malloc(sizeof *v * (size_t)(s->n + 1));
+    int k = v ? collect(s, 0, v) : 0;
+    summary m = summarize(v, k);
+    free(v);
+    enum { BINS = 16 };
+    int ha[BINS] = {0}, hb[BINS] = {0}, hd[BINS] = {0}, top = 1;
+    double lo = m.min, span = m.max > m.min ? m.max - m.min : 1;
+    for (int g = 0; g < s->n; g++) {
+        if (!s->done[g])
+            continue;
+        const mk_match_game *r = &s->games[g];
+        int b = (int)((r->actions - lo) / span * BINS);
+        b = b < 0 ? 0 : b >= BINS ? BINS - 1 : b;
+        (r->winner < 0 ? hd : r->winner == r->a_side ? ha : hb)[b]++;
+        if (ha[b] + hb[b] + hd[b] > top)
+            top = ha[b] + hb[b] + hd[b];
+    }
+    fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#4a5568\"/>\n", hx,
+            hy + hh, hx + hw, hy + hh);
+    for (int b = 0; b < BINS; b++) {
+        double bw = hw / BINS, x = hx + b * bw, base = hy + hh;
+        int parts[3] = {ha[b], hb[b], hd[b]};
+        const char *cols[3] = {col_a, col_b, col_d};
+        for (int p = 0; p < 3; p++) {
+            double h = hh * parts[p] / top;
+            if (h <= 0)
+                continue;
+            fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
+                       "fill=\"%s\"/>\n", x + 1, base - h, bw - 2, h, cols[p]);
+            base -= h;
+        }
+    }
+    snprintf(buf, sizeof buf, "%.0f", m.min);
+    svg_text(f, hx, hy + hh + 16, "start", 11, "#4a5568", buf);
+    snprintf(buf, sizeof buf, "%.0f", m.max);
+    svg_text(f, hx + hw, hy + hh + 16, "end", 11, "#4a5568", buf);
+    snprintf(buf, sizeof buf, "%d", top);
+    svg_text(f, hx - 6, hy + 10, "end", 11, "#4a5568", buf);
+    snprintf(buf, sizeof buf, "median %.0f actions, mean %.1f", m.median, m.mean);
+    svg_text(f, hx + hw / 2, hy + hh + 34, "middle", 12, "#2d3748", buf);
+    double lx = hx;
+    const char *names[3] = {"A won", "B won", "draw"};
+    const char *cols[3] = {col_a, col_b, col_d};
+    for (int p = 0; p < 3; p++, lx += 100) {
+        fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"12\" height=\"12\" fill=\"%s\"/>\n", lx,
+                hy + hh + 48, cols[p]);
+        svg_text(f, lx + 16, hy + hh + 59, "start", 12, "#2d3748", names[p]);
+    }
+    fputs("</svg>\n", f);
+    return fclose(f) == 0 ? 0 : -1;
+}
+
+static void print_report(const study *s)
+{
+    printf("%s: %d of %d games%s, A = %s, B = %s, seed %llu\n", s->sc->id, s->finished, s->n,
+           interrupted ? " (interrupted)" : "", s->label[0], s->label[1],
+           (unsigned long long)s->seed);
+    printf("  %-22s %4s %5s %6s   %-25s %s\n", "", "wins", "draws", "losses",
+           "win rate [95% CI]", "of decisive games [95% CI]");
+    char name[80];
+    snprintf(name, sizeof name, "A %s", s->label[0]);
+    print_tally(name, count(s, 0));
+    snprintf(name, sizeof name, "B %s", s->label[1]);
+    print_tally(name, count(s, 1));
+    for (int side = 0; side < s->sc->nsides; side++) {
+        snprintf(name, sizeof name, "side %s", s->sc->sides[side].id);
+        print_tally(name, count(s, 2 + side));
+    }
+    double *v = malloc(sizeof *v * (size_t)(s->n + 1));
+    if (!v)
+        return;
+    for (int side = 0; side < s->sc->nsides; side++) {
+        summary m = summarize(v, collect(s, 2 + side, v));
+        printf("  VP %-19s mean %.2f  median %.1f  min %.0f  max %.0f  sd %.2f\n",
+               s->sc->sides[side].id, m.mean, m.median, m.min, m.max, m.sd);
+    }
+    summary m = summarize(v, collect(s, 0, v));
+    printf("  length (actions)       mean %.1f  median %.1f  min %.0f  max %.0f  sd %.1f\n", m.mean,
+           m.median, m.min, m.max, m.sd);
+    m = summarize(v, collect(s, 1, v));
+    printf("  length (turns)         mean %.2f  median %.1f  min %.0f  max %.0f\n", m.mean,
+           m.median, m.min, m.max);
+    int unfinished = 0;
+    double secs = 0;
+    for (int g = 0; g < s->n; g++)
+        if (s->done[g]) {
+            unfinished += !s->games[g].finished;
+            secs += s->games[g].seconds;
+        }
+    if (unfinished)
+        printf("  %d game(s) stopped unfinished at %ld actions (counted as draws)\n", unfinished,
+               s->max_actions);
+    printf("  %.1f s of play in all, %.2f s a game\n", secs, s->finished ? secs / s->finished : 0);
+    free(v);
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+        "usage: musket sim SCENARIO -n N --a ENGINE --b ENGINE [options]\n"
+        "\n"
+        "Plays N games of engine A against engine B, A on the first side in even\n"
+        "games and on the second in odd ones, and reports each engine's and each\n"
+        "side's wins, draws and win rate with a 95%% Wilson interval, the VP and\n"
+        "game-length distributions. Each game's seed comes from the study seed and\n"
+        "the game's number, so a study is reproducible in any order and with any\n"
+        "number of threads (with iteration budgets). Ctrl-C stops after the games in\n"
+        "progress and reports what finished (twice: at once).\n"
+        "\n"
+        "ENGINE: random, greedy, mcts, or a difficulty: easy, normal, hard (mcts\n"
+        "  at 100, 300, 1000 ms a move).\n"
+        "options:\n"
+        "  --seed S            study seed (default 1)\n"
+        "  --budget-ms B       mcts time per move, both engines\n"
+        "  --iterations I      mcts iterations per move, both engines (default %d)\n"
+        "  --a-budget-ms B, --a-iterations I, --b-budget-ms B, --b-iterations I\n"
+        "                      the same for one engine (e.g. 4x against 1x)\n"
+        "  --samples K         greedy's dice samples per action (default 8)\n"
+        "  --rollout-depth D   mcts: random actions before the evaluation (default %d)\n"
+        "  --exploration P     mcts: UCB constant in hundredths (default %.0f)\n"
+        "  --threads T         games played at once, one per thread (default 1)\n"
+        "  --option ID         turn an optional rule on (repeatable)\n"
+        "  --max-actions M     stop a game after M actions, as a draw (default %d)\n"
+        "  --json F, --csv F   every game's number, seed, engines, winner, VP, length\n"
+        "  --svg F             a chart: win rates with intervals, game-length histogram\n"
+        "  --quiet             no progress on stderr\n"
+        "example:\n"
+        "  musket sim htl/tutorial -n 100 --a mcts --b greedy --budget-ms 200 --threads 2 \\\n"
+        "      --svg study.svg --json study.json\n",
+        MK_MCTS_DEFAULT_ITERATIONS, MK_MCTS_ROLLOUT_DEPTH, MK_MCTS_C * 100,
+        MK_MATCH_MAX_ACTIONS);
+}
+
+static int parse_engine(const char *name, mk_ai_config *cfg)
+{
+    mk_ai_config_init(cfg);
+    int e = mk_ai_engine_parse(name);
+    if (e >= 0) {
+        cfg->engine = e;
+        return 0;
+    }
+    return mk_ai_difficulty(cfg, name);
+}
+
+static bool parse_long(const char *s, long lo, long hi, long *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || end == s || *end || v < lo || v > hi)
+        return false;
+    *out = v;
+    return true;
+}
+
+int mk_cli_sim(int argc, char **argv)
+{
+    const char *scenario = NULL, *json_path = NULL, *csv_path = NULL, *svg_path = NULL;
+    const char *eng[2] = {NULL, NULL};
+    long rollout = -1, explore_pct = -1;
+    long n = 0, seed = 1, threads = 1, max_actions = MK_MATCH_MAX_ACTIONS, samples = 8;
+    long budget[2] = {-1, -1}, iters[2] = {-1, -1}, all_budget = -1, all_iters = -1;
+    const char *option_ids[MK_MAX_OPTIONS];
+    int noptions = 0;
+    bool quiet = false;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        long *target = NULL, lo = 0, hi = 0;
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            usage(stdout);
+            return 0;
+        } else if (strcmp(a, "--quiet") == 0) {
+            quiet = true;
+            continue;
+        } else if (a[0] != '-') {
+            if (scenario) {
+                fprintf(stderr, "musket sim: unexpected argument '%s'\n", a);
+                return 2;
+            }
+            scenario = a;
+            continue;
+        }
+        if (!v) {
+            fprintf(stderr, "musket sim: %s needs a value (see musket sim --help)\n", a);
+            return 2;
+        }
+        i++;
+        if (strcmp(a, "--a") == 0 || strcmp(a, "--b") == 0)
+            eng[a[2] == 'b'] = v;
+        else if (strcmp(a, "--json") == 0)
+            json_path = v;
+        else if (strcmp(a, "--csv") == 0)
+            csv_path = v;
+        else if (strcmp(a, "--svg") == 0)
+            svg_path = v;
+        else if (strcmp(a, "--option") == 0) {
+            if (noptions < MK_MAX_OPTIONS)
+                option_ids[noptions++] = v;
+        } else if (strcmp(a, "-n") == 0)
+            target = &n, lo = 1, hi = SIM_MAX_GAMES;
+        else if (strcmp(a, "--seed") == 0)
+            target = &seed, lo = 0, hi = 0x7fffffffffffffffL;
+        else if (strcmp(a, "--threads") == 0)
+            target = &threads, lo = 1, hi = SIM_MAX_THREADS;
+        else if (strcmp(a, "--max-actions") == 0)
+            target = &max_actions, lo = 1, hi = 100000000;
+        else if (strcmp(a, "--rollout-depth") == 0)
+            target = &rollout, lo = 0, hi = 10000;
+        else if (strcmp(a, "--exploration") == 0)
+            target = &explore_pct, lo = 0, hi = 1000;
+        else if (strcmp(a, "--samples") == 0)
+            target = &samples, lo = 1, hi = 1000;
+        else if (strcmp(a, "--budget-ms") == 0)
+            target = &all_budget, lo = 1, hi = 600000;
+        else if (strcmp(a, "--iterations") == 0)
+            target = &all_iters, lo = 1, hi = 100000000;
+        else if (strcmp(a, "--a-budget-ms") == 0 || strcmp(a, "--b-budget-ms") == 0)
+            target = &budget[a[2] == 'b'], lo = 1, hi = 600000;
+        else if (strcmp(a, "--a-iterations") == 0 || strcmp(a, "--b-iterations") == 0)
+            target = &iters[a[2] == 'b'], lo = 1, hi = 100000000;
+        else {
+            fprintf(stderr, "musket sim: unknown option '%s' (see musket sim --help)\n", a);
+            return 2;
+        }
+        if (target && !parse_long(v, lo, hi, target)) {
+            fprintf(stderr, "musket sim: %s: '%s' is not a whole number from %ld to %ld\n", a, v,
+                    lo, hi);
+            return 2;
+        }
+    }
+    if (!scenario || n < 1 || !eng[0] || !eng[1]) {
+        fprintf(stderr, "musket sim: needs SCENARIO, -n N, --a ENGINE and --b ENGINE\n\n");
+        usage(stderr);
+        return 2;
+    }
+    study *s = calloc(1, sizeof *s);
+    if (!s)
+        return 1;
+    for (int k = 0; k < 2; k++) {
+        if (parse_engine(eng[k], &s->cfg[k]) != 0) {
+            fprintf(stderr, "musket sim: --%c: unknown engine '%s' (random, greedy, mcts, easy, "
+                            "normal, hard)\n", 'a' + k, eng[k]);
+            free(s);
+            return 2;
+        }
+        mk_ai_config *c = &s->cfg[k];
+        /* One engine's own budget first, then the one for both. */
+        if (budget[k] > 0 || (iters[k] <= 0 && all_budget > 0)) {
+            c->budget_ms = (int)(budget[k] > 0 ? budget[k] : all_budget);
+            c->iterations = 0;
+        } else if (iters[k] > 0 || all_iters > 0) {
+            c->iterations = (int)(iters[k] > 0 ? iters[k] : all_iters);
+            c->budget_ms = 0;
+        }
+        c->samples = (int)samples;
+        if (rollout >= 0)
+            c->rollout_depth = (int)rollout;
+        if (explore_pct >= 0)
+            c->exploration = explore_pct / 100.0;
+        if (c->engine == MK_AI_MCTS) {
+            if (c->budget_ms > 0)
+                snprintf(s->label[k], sizeof s->label[k], "mcts %d ms", c->budget_ms);
+            else
+                snprintf(s->label[k], sizeof s->label[k], "mcts %d it",
+                         c->iterations > 0 ? c->iterations : MK_MCTS_DEFAULT_ITERATIONS);
+        } else {
+            snprintf(s->label[k], sizeof s->label[k], "%s", mk_ai_engine_name(c->engine));
+        }
+    }
+    int nrs;
+    const mk_ruleset *const *rss = mk_rulesets(&nrs);
+    mk_error err;
+    mk_error_clear(&err);
+    s->sc = mk_catalog_load(scenario, rss, nrs, &err);
+    if (!s->sc) {
+        fprintf(stderr, "musket sim: %s\n", err.msg);
+        free(s);
+        return 2;
+    }
+    s->rs = s->sc->rs;
+    for (int k = 0; k < noptions; k++) {
+        int o = mk_ruleset_option(s->rs, option_ids[k]);
+        if (o < 0) {
+            fprintf(stderr, "musket sim: --option: '%s' is not an optional rule of %s\n",
+                    option_ids[k], s->rs->id);
+            mk_scenario_free(s->sc);
+            free(s);
+            return 2;
+        }
+        s->options |= 1ull << o;
+    }
+    if (s->rs->check_options && s->rs->check_options(s->options, &err) != 0) {
+        fprintf(stderr, "musket sim: %s\n", err.msg);
+        mk_scenario_free(s->sc);
+        free(s);
+        return 2;
+    }
+    s->seed = (uint64_t)seed;
+    s->n = (int)n;
+    s->max_actions = max_actions;
+    s->games = calloc((size_t)n, sizeof *s->games);
+    s->done = calloc((size_t)n, 1);
+    if (!s->games || !s->done) {
+        fprintf(stderr, "musket sim: out of memory\n");
+        return 1;
+    }
+    pthread_mutex_init(&s->lock, NULL);
+    s->tty = !quiet && isatty(STDERR_FILENO);
+    s->quiet = quiet;
+    s->t0 = now_s();
+    interrupted = 0;
+    struct sigaction sa, old;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigint;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old);
+
+    if (threads > n)
+        threads = n;
+    pthread_t tid[SIM_MAX_THREADS];
+    int started = 0;
+    for (int t = 1; t < threads; t++)
+        if (pthread_create(&tid[started], NULL, worker, s) == 0)
+            started++;
+    worker(s);
+    for (int t = 0; t < started; t++)
+        pthread_join(tid[t], NULL);
+    sigaction(SIGINT, &old, NULL);
+    pthread_mutex_lock(&s->lock);
+    progress(s, true);
+    pthread_mutex_unlock(&s->lock);
+    if (interrupted)
+        fprintf(stderr, "musket sim: interrupted: reporting the %d games that finished\n",
+                s->finished);
+    int rc = 0;
+    if (s->failed) {
+        fprintf(stderr, "musket sim: %s\n", s->error);
+        rc = 1;
+    }
+    print_report(s);
+    if (json_path && write_json(s, json_path) != 0) {
+        fprintf(stderr, "musket sim: cannot write %s\n", json_path);
+        rc = 1;
+    }
+    if (csv_path && write_csv(s, csv_path) != 0) {
+        fprintf(stderr, "musket sim: cannot write %s: %s\n", csv_path, strerror(errno));
+        rc = 1;
+    }
+    if (svg_path && write_svg(s, svg_path) != 0) {
+        fprintf(stderr, "musket sim: cannot write %s: %s\n", svg_path, strerror(errno));
+        rc = 1;
+    }
+    pthread_mutex_destroy(&s->lock);
+    free(s->games);
+    free(s->done);
+    mk_scenario_free(s->sc);
+    free(s);
+    return rc ? rc : interrupted ? 130 : 0;
+}

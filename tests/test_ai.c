@@ -1,0 +1,394 @@
+/* test_ai.c - the computer players (ai/): determinism, legality of every
+ * choice, strength against the baselines, greedy's one-ply choice, and the
+ * match layer behind `musket sim` (Wilson interval, reproducible games).
+ *
+ * Most checks run on "toy2", the toy ruleset of toy_ruleset.h with one
+ * roll per turn and a real evaluation (the score difference), so that
+ * games end and strength can show; the rest on Hold the Line. */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdlib.h>
+
+#include "ai/ai.h"
+#include "ai/match.h"
+#include "check.h"
+#include "core/catalog.h"
+#include "rules/rules.h"
+#include "toy_ruleset.h"
+
+/* toy2: the toy's state plus whether the active side rolled this turn. */
+typedef struct toy2_state {
+    toy_state t;
+    uint8_t rolled;
+} toy2_state;
+
+static int toy2_init(void *p, const mk_scenario *sc, uint64_t o, uint64_t seed, mk_error *err)
+{
+    return toy_init(p, sc, o, seed, err);
+}
+
+static int toy2_legal(const void *p, const mk_scenario *sc, mk_action *out, int cap)
+{
+    const toy2_state *s = p;
+    int n = toy_legal(p, sc, out, cap), m = 0;
+    for (int i = 0; i < n; i++)
+        if (!(out[i].type == TOY_ROLL && s->rolled))
+            out[m++] = out[i];
+    return m;
+}
+
+static int toy2_apply(void *p, const mk_scenario *sc, const mk_action *a, mk_events *ev,
+                      mk_error *err)
+{
+    toy2_state *s = p;
+    if (a->type == TOY_ROLL && s->rolled)
+        return mk_error_set(err, "illegal_action", "toy2: one roll a turn");
+    if (toy_apply(p, sc, a, ev, err) != 0)
+        return -1;
+    if (a->type == TOY_ROLL)
+        s->rolled = 1;
+    if (a->type == TOY_END)
+        s->rolled = 0;
+    return 0;
+}
+
+static double toy2_eval(const void *p, const mk_scenario *sc, int side)
+{
+    const toy2_state *s = p;
+    double d = (s->t.score[side] - s->t.score[!side]) / 20.0;
+    return d > 1 ? 1 : d < -1 ? -1 : d;
+}
+
+static mk_ruleset toy2;
+
+static void toy2_setup(void)
+{
+    toy2 = toy_ruleset;
+    toy2.id = "toy2";
+    toy2.state_size = sizeof(toy2_state);
+    toy2.init = toy2_init;
+    toy2.legal = toy2_legal;
+    toy2.apply = toy2_apply;
+    toy2.evaluate = toy2_eval;
+}
+
+static mk_scenario *toy2_scenario(void)
+{
+    toy2_setup();
+    const mk_ruleset *const list[] = {&toy_ruleset};
+    mk_error err;
+    mk_scenario *sc = mk_scenario_parse(toy_scenario, sizeof toy_scenario - 1, "(toy)", list, 1,
+                                        &err);
+    if (!sc)
+        fprintf(stderr, "toy scenario: %s\n", err.msg);
+    else
+        sc->rs = &toy2;
+    return sc;
+}
+
+static bool is_legal(const mk_ruleset *rs, const mk_scenario *sc, const void *st,
+                     const mk_action *a)
+{
+    mk_action acts[MK_MAX_ACTIONS];
+    int n = rs->legal(st, sc, acts, MK_MAX_ACTIONS);
+    for (int i = 0; i < n; i++)
+        if (mk_action_equal(&acts[i], a))
+            return true;
+    return false;
+}
+
+static void test_wilson(void)
+{
+    double lo, hi;
+    mk_wilson(5, 10, 1.96, &lo, &hi);
+    CHECK(fabs(lo - 0.2366) < 1e-3 && fabs(hi - 0.7634) < 1e-3);
+    mk_wilson(0, 10, 1.96, &lo, &hi);
+    CHECK(lo == 0 && fabs(hi - 0.2775) < 1e-3);
+    mk_wilson(10, 10, 1.96, &lo, &hi);
+    CHECK(fabs(lo - 0.7225) < 1e-3 && hi == 1);
+    mk_wilson(81, 100, 1.96, &lo, &hi);   /* a textbook case: 0.7222 .. 0.8749 */
+    CHECK(fabs(lo - 0.7222) < 1e-3 && fabs(hi - 0.8749) < 1e-3);
+    mk_wilson(0, 0, 1.96, &lo, &hi);
+    CHECK(lo == 0 && hi == 1);
+}
+
+/* One-ply: with the score as evaluation, rolling is the only action that
+ * gains anything, so greedy must roll, whatever its seed. */
+static void test_greedy_toy(const mk_scenario *sc)
+{
+    toy2_state st;
+    memset(&st, 0, sizeof st);
+    mk_error err;
+    CHECK(toy2.init(&st, sc, 0, 3, &err) == 0);
+    for (uint64_t seed = 1; seed <= 5; seed++) {
+        mk_ai_config cfg;
+        mk_ai_config_init(&cfg);
+        cfg.engine = MK_AI_GREEDY;
+        cfg.seed = seed;
+        mk_action a;
+        CHECK(mk_ai_pick(&toy2, sc, &st, &cfg, &a) == 0);
+        CHECK_EQ(a.type, TOY_ROLL);
+    }
+    /* Once rolled, moves and end_turn are worth the same: ties are broken
+     * by the seed, and the seed alone. */
+    mk_events sink;
+    mk_events_init(&sink, NULL, 0);
+    mk_action roll = {.type = TOY_ROLL, .unit = -1, .other = -1, .target = -1};
+    CHECK(toy2.apply(&st, sc, &roll, &sink, &err) == 0);
+    int differ = 0;
+    mk_action first;
+    for (uint64_t seed = 1; seed <= 8; seed++) {
+        mk_ai_config cfg;
+        mk_ai_config_init(&cfg);
+        cfg.engine = MK_AI_GREEDY;
+        cfg.seed = seed;
+        mk_action a, b;
+        CHECK(mk_ai_pick(&toy2, sc, &st, &cfg, &a) == 0);
+        CHECK(mk_ai_pick(&toy2, sc, &st, &cfg, &b) == 0);
+        CHECK(mk_action_equal(&a, &b));
+        CHECK(a.type != TOY_ROLL);
+        if (seed == 1)
+            first = a;
+        else
+            differ += !mk_action_equal(&a, &first);
+    }
+    CHECK(differ > 0);
+}
+
+/* Same seed, iterations and one thread: the same action, every time. */
+static void test_determinism(const mk_ruleset *rs, const mk_scenario *sc, int iterations)
+{
+    void *st = calloc(1, rs->state_size), *st2 = calloc(1, rs->state_size);
+    mk_error err;
+    CHECK(rs->init(st, sc, 0, 11, &err) == 0);
+    mk_rng rng;
+    mk_rng_seed(&rng, 99);
+    for (int step = 0; step < 6 && !rs->over(st); step++) {
+        mk_ai_config cfg;
+        mk_ai_config_init(&cfg);
+        cfg.engine = MK_AI_MCTS;
+        cfg.iterations = iterations;
+        cfg.seed = 1234 + (uint64_t)step;
+        mk_action a, b;
+        memcpy(st2, st, rs->state_size);
+        CHECK(mk_ai_pick(rs, sc, st, &cfg, &a) == 0);
+        CHECK(mk_ai_pick(rs, sc, st, &cfg, &b) == 0);
+        CHECK(mk_action_equal(&a, &b));
+        CHECK(memcmp(st, st2, rs->state_size) == 0);   /* the state is not touched */
+        CHECK(is_legal(rs, sc, st, &a));
+        /* Greedy too. */
+        cfg.engine = MK_AI_GREEDY;
+        CHECK(mk_ai_pick(rs, sc, st, &cfg, &a) == 0);
+        CHECK(mk_ai_pick(rs, sc, st, &cfg, &b) == 0);
+        CHECK(mk_action_equal(&a, &b));
+        /* Move on by a random action. */
+        mk_events sink;
+        mk_events_init(&sink, NULL, 0);
+        CHECK(mk_ai_random(rs, sc, st, &rng, &a) == 0);
+        CHECK(rs->apply(st, sc, &a, &sink, &err) == 0);
+    }
+    free(st);
+    free(st2);
+}
+
+/* mcts (and greedy) return a legal action in every position of random
+ * games, with one thread and with two. Returns positions checked. */
+static int test_legal_everywhere(const mk_ruleset *rs, const mk_scenario *sc, int games,
+                                 int every, int iterations)
+{
+    void *st = calloc(1, rs->state_size);
+    int checked = 0;
+    for (int g = 0; g < games; g++) {
+        mk_error err;
+        memset(st, 0, rs->state_size);
+        CHECK(rs->init(st, sc, 0, 500 + (uint64_t)g, &err) == 0);
+        mk_rng rng;
+        mk_rng_seed(&rng, 7 + (uint64_t)g);
+        for (int step = 0; !rs->over(st) && step < 5000; step++) {
+            mk_action a;
+            if (step % every == 0) {
+                mk_ai_config cfg;
+                mk_ai_config_init(&cfg);
+                cfg.engine = MK_AI_MCTS;
+                cfg.iterations = iterations;
+                cfg.threads = 1 + (step / every) % 2;
+                cfg.seed = (uint64_t)step;
+                CHECK(mk_ai_pick(rs, sc, st, &cfg, &a) == 0);
+                CHECK(is_legal(rs, sc, st, &a));
+                cfg.engine = MK_AI_GREEDY;
+                cfg.samples = 2;
+                CHECK(mk_ai_pick(rs, sc, st, &cfg, &a) == 0);
+                CHECK(is_legal(rs, sc, st, &a));
+                checked++;
+            }
+            CHECK(mk_ai_random(rs, sc, st, &rng, &a) == 0);
+            mk_events sink;
+            mk_events_init(&sink, NULL, 0);
+            CHECK(rs->apply(st, sc, &a, &sink, &err) == 0);
+        }
+        CHECK(rs->over(st));
+    }
+    free(st);
+    return checked;
+}
+
+/* Engine A (cfg[0]) against engine B over n games, sides alternating:
+ * A's wins and B's wins. */
+static void duel(const mk_ruleset *rs, const mk_scenario *sc, const mk_ai_config cfg[2], int n,
+                 uint64_t seed, int *wa, int *wb)
+{
+    *wa = *wb = 0;
+    for (int g = 0; g < n; g++) {
+        mk_match_game r;
+        mk_error err;
+        CHECK(mk_match_play(rs, sc, 0, cfg, seed, g, 0, &r, &err) == 0);
+        CHECK(r.finished);
+        if (r.winner >= 0)
+            (r.winner == r.a_side ? (*wa)++ : (*wb)++);
+    }
+}
+
+static void test_strength_toy(const mk_scenario *sc)
+{
+    mk_ai_config cfg[2];
+    mk_ai_config_init(&cfg[0]);
+    mk_ai_config_init(&cfg[1]);
+    cfg[0].engine = MK_AI_MCTS;
+    cfg[0].iterations = 300;
+    int wa, wb;
+    duel(&toy2, sc, cfg, 20, 42, &wa, &wb);
+    printf("toy2: mcts 300 it. %d wins, random %d wins of 20\n", wa, wb);
+    CHECK(wa >= 14 && wa > 3 * wb);
+    cfg[0].engine = MK_AI_GREEDY;
+    duel(&toy2, sc, cfg, 20, 43, &wa, &wb);
+    printf("toy2: greedy %d wins, random %d wins of 20\n", wa, wb);
+    CHECK(wa >= 14 && wa > 3 * wb);
+}
+
+/* The same study seed gives the same games; another seed other games. */
+static void test_match_repro(const mk_ruleset *rs, const mk_scenario *sc, int engine_a)
+{
+    mk_ai_config cfg[2];
+    mk_ai_config_init(&cfg[0]);
+    mk_ai_config_init(&cfg[1]);
+    cfg[0].engine = engine_a;
+    cfg[0].iterations = 50;
+    cfg[0].samples = 2;
+    int differ = 0;
+    for (int g = 0; g < 3; g++) {
+        mk_match_game x, y, z;
+        mk_error err;
+        CHECK(mk_match_play(rs, sc, 0, cfg, 77, g, 0, &x, &err) == 0);
+        CHECK(mk_match_play(rs, sc, 0, cfg, 77, g, 0, &y, &err) == 0);
+        CHECK(mk_match_play(rs, sc, 0, cfg, 78, g, 0, &z, &err) == 0);
+        CHECK_EQ(x.seed, y.seed);
+        CHECK_EQ(x.winner, y.winner);
+        CHECK_EQ(x.actions, y.actions);
+        CHECK_EQ(x.turns, y.turns);
+        CHECK_EQ(x.vp[0], y.vp[0]);
+        CHECK_EQ(x.vp[1], y.vp[1]);
+        CHECK_EQ(x.a_side, g & 1);
+        CHECK(x.seed != z.seed);
+        differ += x.actions != z.actions || x.vp[0] != z.vp[0] || x.vp[1] != z.vp[1];
+    }
+    CHECK(differ > 0);
+    CHECK(mk_match_seed(1, 0) != mk_match_seed(1, 1));
+    CHECK(mk_match_seed(1, 5) == mk_match_seed(1, 5));
+}
+
+static void test_choose(const mk_scenario *src)
+{
+    /* The protocol's entry, on a game of the toy ruleset. */
+    const mk_ruleset *const list[] = {&toy_ruleset};
+    mk_error err;
+    mk_scenario *sc = mk_scenario_parse(toy_scenario, sizeof toy_scenario - 1, "(toy)", list, 1,
+                                        &err);
+    mk_game *g = mk_game_new(sc, 0, 5, &err);
+    CHECK(g != NULL);
+    if (!g)
+        return;
+    const char *good[] = {"{\"engine\":\"random\",\"seed\":3}", "{\"engine\":\"greedy\"}",
+                          "{\"engine\":\"mcts\",\"iterations\":100,\"seed\":1}",
+                          "{\"engine\":\"mcts\",\"budget_ms\":20,\"threads\":2}",
+                          "{\"difficulty\":\"easy\"}", "{}"};
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+        json_t *args = json_loads(good[i], 0, NULL);
+        mk_action a;
+        CHECK(mk_ai_choose(g, args, &a, &err) == 0);
+        CHECK(is_legal(g->rs, g->sc, g->st, &a));
+        json_decref(args);
+    }
+    const char *bad[] = {"{\"engine\":\"alphazero\"}", "{\"engine\":3}",
+                         "{\"difficulty\":\"nightmare\"}", "{\"iterations\":-1}",
+                         "{\"budget_ms\":\"x\"}", "{\"seed\":\"x\"}", "{\"threads\":1000}"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        json_t *args = json_loads(bad[i], 0, NULL);
+        mk_action a;
+        mk_error_clear(&err);
+        CHECK(mk_ai_choose(g, args, &a, &err) == -1);
+        CHECK_STR(err.code, "bad_arg");
+        json_decref(args);
+    }
+    mk_ai_config cfg;
+    mk_ai_config_init(&cfg);
+    CHECK(mk_ai_difficulty(&cfg, "hard") == 0 && cfg.engine == MK_AI_MCTS && cfg.budget_ms <= 1000);
+    CHECK(mk_ai_difficulty(&cfg, "impossible") == -1);
+    CHECK(mk_ai_engine_parse("mcts") == MK_AI_MCTS && mk_ai_engine_parse("x") == -1);
+    mk_game_free(g);
+    (void)src;
+}
+
+/* A time budget is kept (with slack for a loaded machine). */
+static void test_time_budget(const mk_ruleset *rs, const mk_scenario *sc)
+{
+    void *st = calloc(1, rs->state_size);
+    mk_error err;
+    CHECK(rs->init(st, sc, 0, 1, &err) == 0);
+    mk_ai_config cfg;
+    mk_ai_config_init(&cfg);
+    cfg.engine = MK_AI_MCTS;
+    cfg.budget_ms = 100;
+    mk_ai_stats stats;
+    mk_action a;
+    CHECK(mk_ai_pick_stats(rs, sc, st, &cfg, &a, &stats) == 0);
+    CHECK(stats.seconds < 0.5);
+    CHECK(stats.iterations > 10);
+    printf("%s: mcts 100 ms: %ld iterations, %ld nodes, %.3f s\n", sc->id, stats.iterations,
+           stats.nodes, stats.seconds);
+    free(st);
+}
+
+int main(void)
+{
+    test_wilson();
+    mk_scenario *toy = toy2_scenario();
+    CHECK(toy != NULL);
+    if (toy) {
+        test_greedy_toy(toy);
+        test_determinism(&toy2, toy, 300);
+        test_legal_everywhere(&toy2, toy, 4, 1, 40);
+        test_strength_toy(toy);
+        test_match_repro(&toy2, toy, MK_AI_MCTS);
+        test_choose(toy);
+        test_time_budget(&toy2, toy);
+    }
+
+    /* Hold the Line, when this build has it. */
+    int nrs;
+    const mk_ruleset *const *rss = mk_rulesets(&nrs);
+    mk_error err;
+    mk_scenario *htl = mk_catalog_load("htl/tutorial", rss, nrs, &err);
+    if (htl) {
+        test_determinism(htl->rs, htl, 200);
+        int n = test_legal_everywhere(htl->rs, htl, 3, 3, 30);
+        printf("htl/tutorial: mcts and greedy legal in %d positions\n", n);
+        test_match_repro(htl->rs, htl, MK_AI_GREEDY);
+        test_time_budget(htl->rs, htl);
+        mk_scenario_free(htl);
+    } else {
+        printf("htl/tutorial not loaded (%s): Hold the Line checks skipped\n", err.msg);
+    }
+    if (toy)
+        mk_scenario_free(toy);
+    return check_done("test_ai");
+}

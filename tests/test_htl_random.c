@@ -1,0 +1,232 @@
+/* test_htl_random.c - Hold the Line: random games on every built-in HtL
+ * scenario, to the end, with the state's invariants checked after every
+ * action: hex limits (HtL 4.3), 0 <= MP <= starting MP, AP >= 0, each unit
+ * activated at most once per turn (6.1.4), VP equal to the enemy pieces
+ * removed (10.A, 10.B); legal() never lists an action apply() refuses;
+ * memcpy clones hash equal and play identically; JSON round trips. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "core/ruleset.h"
+#include "core/scenario.h"
+#include "rules/htl/htl_int.h"
+#include "rules/rules.h"
+
+static const mk_ruleset *rs = &mk_htl_ruleset;
+
+static uint64_t rnd_state;
+static uint32_t rnd(uint32_t n)
+{
+    rnd_state ^= rnd_state << 13;
+    rnd_state ^= rnd_state >> 7;
+    rnd_state ^= rnd_state << 17;
+    return (uint32_t)(rnd_state % n);
+}
+
+static int failures;
+static long total_steps, total_vp, decisions;
+#define FAILX(...)                                                                              \
+    do {                                                                                       \
+        if (failures++ < 10)                                                                   \
+            fprintf(stderr, __VA_ARGS__);                                                      \
+    } while (0)
+
+/* VP of each side == enemy pieces off the map (every piece starts on it). */
+static bool vp_ok(const htl_state *s, const mk_scenario *sc)
+{
+    int gone[2] = {0, 0};
+    for (int i = 0; i < s->nunits; i++)
+        if (s->u[i].hex < 0 && sc->units[i].hex != MK_NO_HEX)
+            gone[sc->units[i].side]++;
+    return s->vp[0] == gone[1] && s->vp[1] == gone[0];
+}
+
+static int play(const mk_scenario *sc, uint64_t seed, bool full_check, bool json, bool aggressive,
+                uint64_t options, uint64_t *final)
+{
+    static mk_action acts[MK_MAX_ACTIONS];
+    static mk_event evs[512];
+    htl_state *s = calloc(1, sizeof *s), *c = calloc(1, sizeof *c);
+    mk_error err = {0};
+    if (rs->init(s, sc, options, seed, &err)) {
+        FAILX("init: %s\n", err.msg);
+        return -1;
+    }
+    int activations[MK_MAX_UNITS] = {0};
+    int turn = s->turn, side = s->active, steps = 0;
+    while (!rs->over(s) && steps < 20000) {
+        int n = rs->legal(s, sc, acts, MK_MAX_ACTIONS);
+        if (n <= 0 || n >= MK_MAX_ACTIONS) {
+            FAILX("seed %llu: %d legal actions\n", (unsigned long long)seed, n);
+            break;
+        }
+        /* legal() never lists what apply() refuses */
+        int tries = full_check ? n : 3;
+        for (int k = 0; k < tries; k++) {
+            int i = full_check ? k : (int)rnd((uint32_t)n);
+            memcpy(c, s, sizeof *s);
+            mk_events ev;
+            mk_events_init(&ev, NULL, 0);
+            if (rs->apply(c, sc, &acts[i], &ev, &err)) {
+                json_t *j = rs->action_json(s, sc, &acts[i]);
+                char *t = json_dumps(j, 0);
+                FAILX("seed %llu: listed but refused: %s: %s\n", (unsigned long long)seed, t,
+                      err.msg);
+                free(t);
+                json_decref(j);
+            }
+        }
+        /* half the games play aggressively: combat first, rarely end a turn,
+         * so that retreats, displacements and decisions are exercised */
+        int pick = (int)rnd((uint32_t)n);
+        if (aggressive && n > 1) {
+            int ncombat = 0;
+            for (int i = 0; i < n; i++)
+                ncombat += acts[i].type == HA_FIRE || acts[i].type == HA_CLOSE;
+            if (ncombat && rnd(4) != 0) {
+                int k = (int)rnd((uint32_t)ncombat);
+                for (int i = 0; i < n; i++)
+                    if ((acts[i].type == HA_FIRE || acts[i].type == HA_CLOSE) && k-- == 0)
+                        pick = i;
+            } else {
+                while (acts[pick].type == HA_END && rnd(10) != 0)
+                    pick = (int)rnd((uint32_t)n);
+            }
+        }
+        if (acts[pick].type == HA_CHOOSE)
+            decisions++;
+        mk_action a = acts[pick];
+        if (json) {
+            json_t *j = rs->action_json(s, sc, &a);
+            mk_action b;
+            if (rs->action_parse(s, sc, j, &b, &err) || !mk_action_equal(&a, &b))
+                FAILX("action JSON round trip failed\n");
+            json_decref(j);
+            json_t *st = rs->state_json(s, sc);
+            if (!st)
+                FAILX("state_json failed\n");
+            json_decref(st);
+        }
+        /* activation count (HtL 6.1.4): the dragoon's fire after its move
+         * is part of the same activation (6.2.3) */
+        bool pending = s->cb.on && s->cb.pending;
+        if (!pending && (a.type == HA_MOVE || a.type == HA_FIRE || a.type == HA_CLOSE || a.type == HA_RALLY ||
+                         a.type == HA_FORCE) &&
+            !(a.type == HA_FIRE && (a.unit == s->dragoon_fire || a.unit == s->free_fire))) {
+            activations[a.unit]++;
+            if (a.other >= 0 && (a.type == HA_MOVE || a.type == HA_RALLY))
+                activations[a.other]++;
+        }
+        /* clones hash equal and play identically */
+        memcpy(c, s, sizeof *s);
+        if (rs->hash(c, sc) != rs->hash(s, sc))
+            FAILX("clone hashes differ\n");
+        mk_events ev;
+        mk_events_init(&ev, evs, 512);
+        int8_t ap_before = s->ap;
+        if (rs->apply(s, sc, &a, &ev, &err)) {
+            FAILX("chosen action refused: %s\n", err.msg);
+            break;
+        }
+        mk_events ev2;
+        mk_events_init(&ev2, NULL, 0);
+        if (rs->apply(c, sc, &a, &ev2, &err) || rs->hash(c, sc) != rs->hash(s, sc) ||
+            memcmp(c, s, sizeof *s) != 0)
+            FAILX("clone played differently\n");
+        steps++;
+        /* invariants */
+        char why[200];
+        if (!htl_state_ok(s, sc, why, sizeof why))
+            FAILX("seed %llu step %d: %s\n", (unsigned long long)seed, steps, why);
+        if (!vp_ok(s, sc))
+            FAILX("seed %llu step %d: VP %d-%d do not match the pieces removed\n",
+                  (unsigned long long)seed, steps, s->vp[0], s->vp[1]);
+        if (s->ap < 0 || (s->active == side && s->turn == turn && s->ap > ap_before))
+            FAILX("AP went wrong: %d -> %d\n", ap_before, s->ap);
+        if (s->turn != turn || s->active != side) {
+            memset(activations, 0, sizeof activations);
+            turn = s->turn;
+            side = s->active;
+        } else {
+            for (int i = 0; i < s->nunits; i++)
+                if (activations[i] > 1)
+                    FAILX("%s activated %d times in a turn\n", sc->units[i].id, activations[i]);
+        }
+        if (s->turn > s->turns + 1)
+            FAILX("turn %d past the last\n", s->turn);
+    }
+    if (!rs->over(s))
+        FAILX("seed %llu: game not over after %d steps\n", (unsigned long long)seed, steps);
+    total_steps += steps;
+    total_vp += s->vp[0] + s->vp[1];
+    mk_result r;
+    rs->result(s, sc, &r);
+    int w = r.winner;
+    *final = rs->hash(s, sc);
+    free(s);
+    free(c);
+    return w;
+}
+
+int main(void)
+{
+    const char *files[] = {"scenarios/htl/tutorial.json", "scenarios/htl/trenton.json",
+                           "scenarios/htl/bemis-heights.json"};
+    const mk_ruleset *const list[] = {rs};
+    for (int f = 0; f < 3; f++) {
+        mk_error err = {0};
+        mk_scenario *sc = mk_scenario_load_file(files[f], list, 1, &err);
+        CHECK(sc != NULL);
+        if (!sc) {
+            fprintf(stderr, "%s\n", err.msg);
+            continue;
+        }
+        int wins[3] = {0, 0, 0};
+        for (int g = 0; g < 500; g++) {
+            uint64_t h1, h2;
+            rnd_state = 0x9e3779b97f4a7c15ull + (uint64_t)g * 7919 + (uint64_t)f;
+            int w = play(sc, (uint64_t)g + 1, g < 5 || g % 50 == 1, g < 3, g % 2 == 1, 0, &h1);
+            wins[w + 1]++;
+            if (g < 10) { /* replay: same seed, same choices, same end */
+                rnd_state = 0x9e3779b97f4a7c15ull + (uint64_t)g * 7919 + (uint64_t)f;
+                play(sc, (uint64_t)g + 1, g < 5 || g % 50 == 1, g < 3, g % 2 == 1, 0, &h2);
+                CHECK(h1 == h2);
+            }
+        }
+        printf("%s: 500 games: american %d, british %d, draws %d; %.1f actions and %.1f VP a "
+               "game, %ld decisions\n",
+               files[f], wins[1], wins[2], wins[0], total_steps / 510.0, total_vp / 510.0,
+               decisions);
+        CHECK(decisions > 0);
+        total_steps = total_vp = decisions = 0;
+        /* every optional rule on: 11.3 excludes 11.6, so two sets; 11.12
+         * has no engine effect */
+        for (int set = 0; set < 2; set++) {
+            uint64_t opts = 0;
+            for (int k = 1; k <= 15; k++)
+                if (k != (set ? 3 : 6))
+                    opts |= 1ull << (k - 1);
+            mk_error e2 = {0};
+            CHECK_EQ(rs->check_options(opts, &e2), 0);
+            for (int g = 0; g < 100; g++) {
+                uint64_t h1, h2;
+                uint64_t r0 = 0x51ed270b9b2f3c1dull + (uint64_t)g * 104729 + (uint64_t)f * 31 +
+                              (uint64_t)set;
+                rnd_state = r0;
+                play(sc, (uint64_t)g + 1000, g < 3, g < 2, g % 2 == 1, opts, &h1);
+                if (g < 5) {
+                    rnd_state = r0;
+                    play(sc, (uint64_t)g + 1000, g < 3, g < 2, g % 2 == 1, opts, &h2);
+                    CHECK(h1 == h2);
+                }
+            }
+        }
+        printf("%s: 200 games with optional rules: %.1f actions a game, %ld decisions\n",
+               files[f], total_steps / 205.0, decisions);
+        total_steps = total_vp = decisions = 0;
+        mk_scenario_free(sc);
+    }
+    CHECK_EQ(failures, 0);
+    return check_done("test_htl_random");
+}
