@@ -71,7 +71,7 @@ int mk_match_play(const mk_ruleset *rs, const mk_scenario *sc, uint64_t options,
     void *st = calloc(1, rs->state_size);
     if (!st)
         return mk_error_set(err, "internal", "out of memory");
-    if (rs->init(st, sc, options, out->seed, err) != 0) {
+    if (rs->init(st, sc, options, out->seed, NULL, err) != 0) {
         free(st);
         return -1;
     }

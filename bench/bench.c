@@ -151,7 +151,7 @@ int main(int argc, char **argv)
         }
         const mk_ruleset *rs = sc->rs;
         void *init = calloc(1, rs->state_size), *st = calloc(1, rs->state_size);
-        if (rs->init(init, sc, 0, 1, &err) != 0) {
+        if (rs->init(init, sc, 0, 1, NULL, &err) != 0) {
             fprintf(stderr, "musket-bench: %s\n", err.msg);
             return 1;
         }
@@ -184,7 +184,7 @@ int main(int argc, char **argv)
         }
         const mk_ruleset *rs = sc->rs;
         void *init = calloc(1, rs->state_size), *st = calloc(1, rs->state_size);
-        if (rs->init(init, sc, 0, 1, &err) != 0) {
+        if (rs->init(init, sc, 0, 1, NULL, &err) != 0) {
             printf("%-22s (does not start: %s)\n", cat[c].id, err.msg);
             mk_scenario_free(sc);
             continue;

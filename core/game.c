@@ -71,7 +71,8 @@ mk_game *mk_game_new(mk_scenario *sc, uint64_t options, uint64_t seed, mk_error 
         mk_game_free(g);
         return NULL;
     }
-    if (rs->init(g->st, sc, options, seed, err) != 0) {
+    /* The set-up's events (an opening roll) are the game's first events. */
+    if (rs->init(g->st, sc, options, seed, &g->sink, err) != 0) {
         if (err && !err->code)
             mk_error_set(err, "scenario_invalid", "the ruleset could not set up the scenario");
         mk_game_free(g);
@@ -126,7 +127,6 @@ int mk_game_act(mk_game *g, const mk_action *a, mk_error *err)
                             v, faces == 10 ? "0-9" : faces == 100 ? "0-99" :
                                faces == 3 ? "1-3" : "1-6");
     }
-    h->actions++;
     json_t *aj = rs->action_json(g->scratch, g->sc, a);
     if (!aj)
         return mk_error_set(err, "internal", "out of memory");

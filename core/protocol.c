@@ -139,6 +139,7 @@ static json_t *cmd_new(mk_session *s, json_t *req)
     s->game = g;
     json_t *r = state_answer(s);
     json_object_set_new(r, "seed", json_integer((json_int_t)seed));
+    json_object_set_new(r, "events", mk_game_events_json(g));
     return r;
 }
 

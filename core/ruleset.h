@@ -83,8 +83,11 @@ typedef struct mk_ruleset {
     int (*check_options)(uint64_t options, mk_error *err);
 
     /* Sets up the state (state_size bytes, zeroed by the caller) for the
-     * scenario's first decision, seeding its dice. Returns 0 or -1. */
-    int (*init)(void *st, const mk_scenario *sc, uint64_t options, uint64_t seed, mk_error *err);
+     * scenario's first decision, seeding its dice, and appends the events
+     * of that set-up (the first side's opening roll) to ev, which may be
+     * NULL. Returns 0 or -1. */
+    int (*init)(void *st, const mk_scenario *sc, uint64_t options, uint64_t seed, mk_events *ev,
+                mk_error *err);
     /* Fills out (room for cap) with every action the deciding side may take
      * now, each with its cost, and returns how many. 0 once the game is over. */
     int (*legal)(const void *st, const mk_scenario *sc, mk_action *out, int cap);

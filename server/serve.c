@@ -384,14 +384,19 @@ static json_t *parse_seat(json_t *v, const char *side, sv_seat *seat)
     json_object_foreach(v, key, x) {
         if (!strcmp(key, "ai"))
             continue;
-        if (!strcmp(key, "difficulty") && (json_is_string(x) || json_is_integer(x)) &&
-            json_string_length(x) < 32)
+        const char *d = json_string_value(x);
+        if (!strcmp(key, "difficulty") && d &&
+            (!strcmp(d, "easy") || !strcmp(d, "normal") || !strcmp(d, "hard")))
             continue;
-        if ((!strcmp(key, "budget_ms") || !strcmp(key, "iterations")) && json_is_integer(x) &&
-            json_integer_value(x) > 0 && json_integer_value(x) <= 60000000)
+        /* Limits: a seat cannot make the server think for long. */
+        if (!strcmp(key, "budget_ms") && json_is_integer(x) && json_integer_value(x) > 0 &&
+            json_integer_value(x) <= 5000)
             continue;
-        return err_json("bad_arg", "seats.%s.%.40s: unknown or out of range (known: ai, difficulty, "
-                        "budget_ms, iterations)", side, key);
+        if (!strcmp(key, "iterations") && json_is_integer(x) && json_integer_value(x) > 0 &&
+            json_integer_value(x) <= 200000)
+            continue;
+        return err_json("bad_arg", "seats.%s.%.40s: unknown or out of range (difficulty: easy, "
+                        "normal or hard; budget_ms: 1-5000; iterations: 1-200000)", side, key);
     }
     seat->kind = SEAT_AI;
     seat->ai = json_deep_copy(v);

@@ -28,13 +28,19 @@ start_server() {
   local db=$1 try
   for try in 1 2 3 4 5; do
     port=$((18000 + ($$ + try * 131) % 1000))
-    "$musket" serve --port "$port" --db "$db" --ai-delay 0 2>>"$tmp/server.log" &
+    : >"$tmp/start.log"
+    "$musket" serve --port "$port" --db "$db" --ai-delay 0 2>"$tmp/start.log" &
     pid=$!
-    for _ in $(seq 50); do
-      if curl -s -o /dev/null "http://127.0.0.1:$port/api/hello"; then base="http://127.0.0.1:$port"; return 0; fi
+    # Ours is up once it says where it listens (not just any server on the port).
+    for _ in $(seq 100); do
+      if grep -q "musket serve: http://" "$tmp/start.log" &&
+         curl -s -o /dev/null "http://127.0.0.1:$port/api/hello"; then
+        base="http://127.0.0.1:$port"; cat "$tmp/start.log" >>"$tmp/server.log"; return 0
+      fi
       kill -0 "$pid" 2>/dev/null || break
       sleep 0.1
     done
+    cat "$tmp/start.log" >>"$tmp/server.log"
     stop_server
   done
   echo "server.sh: could not start the server" >&2; cat "$tmp/server.log" >&2; exit 1
@@ -200,7 +206,7 @@ check "log lists every change" 200 "$(api GET "/api/games/$game/log" "" "$spec")
 check "acting after the end" 409 "$(api POST "/api/games/$game/act" '{"action": {"type": "end_turn"}}' "$tok_a")"
 
 # --- AI seats play by themselves ----------------------------------------------------
-new_game '{"american": {"ai": "random"}, "british": {"ai": "random", "difficulty": "easy"}}'
+new_game '{"american": {"ai": "random"}, "british": {"ai": "greedy"}}'
 for _ in $(seq 100); do
   api GET "/api/games/$game/state" "" "$spec" >/dev/null
   [ "$(out .state.over)" = true ] && break

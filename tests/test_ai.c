@@ -22,9 +22,10 @@ typedef struct toy2_state {
     uint8_t rolled;
 } toy2_state;
 
-static int toy2_init(void *p, const mk_scenario *sc, uint64_t o, uint64_t seed, mk_error *err)
+static int toy2_init(void *p, const mk_scenario *sc, uint64_t o, uint64_t seed, mk_events *ev,
+                     mk_error *err)
 {
-    return toy_init(p, sc, o, seed, err);
+    return toy_init(p, sc, o, seed, ev, err);
 }
 
 static int toy2_legal(const void *p, const mk_scenario *sc, mk_action *out, int cap)
@@ -119,7 +120,7 @@ static void test_greedy_toy(const mk_scenario *sc)
     toy2_state st;
     memset(&st, 0, sizeof st);
     mk_error err;
-    CHECK(toy2.init(&st, sc, 0, 3, &err) == 0);
+    CHECK(toy2.init(&st, sc, 0, 3, NULL, &err) == 0);
     for (uint64_t seed = 1; seed <= 5; seed++) {
         mk_ai_config cfg;
         mk_ai_config_init(&cfg);
@@ -160,7 +161,7 @@ static void test_determinism(const mk_ruleset *rs, const mk_scenario *sc, int it
 {
     void *st = calloc(1, rs->state_size), *st2 = calloc(1, rs->state_size);
     mk_error err;
-    CHECK(rs->init(st, sc, 0, 11, &err) == 0);
+    CHECK(rs->init(st, sc, 0, 11, NULL, &err) == 0);
     mk_rng rng;
     mk_rng_seed(&rng, 99);
     for (int step = 0; step < 6 && !rs->over(st); step++) {
@@ -201,7 +202,7 @@ static int test_legal_everywhere(const mk_ruleset *rs, const mk_scenario *sc, in
     for (int g = 0; g < games; g++) {
         mk_error err;
         memset(st, 0, rs->state_size);
-        CHECK(rs->init(st, sc, 0, 500 + (uint64_t)g, &err) == 0);
+        CHECK(rs->init(st, sc, 0, 500 + (uint64_t)g, NULL, &err) == 0);
         mk_rng rng;
         mk_rng_seed(&rng, 7 + (uint64_t)g);
         for (int step = 0; !rs->over(st) && step < 5000; step++) {
@@ -343,7 +344,7 @@ static void test_time_budget(const mk_ruleset *rs, const mk_scenario *sc)
 {
     void *st = calloc(1, rs->state_size);
     mk_error err;
-    CHECK(rs->init(st, sc, 0, 1, &err) == 0);
+    CHECK(rs->init(st, sc, 0, 1, NULL, &err) == 0);
     mk_ai_config cfg;
     mk_ai_config_init(&cfg);
     cfg.engine = MK_AI_MCTS;

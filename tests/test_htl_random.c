@@ -26,6 +26,37 @@ static uint32_t rnd(uint32_t n)
 
 static int failures;
 static long total_steps, total_vp, decisions;
+/* how often the rarer rules came up, over all games */
+static const char *const seen_names[] = {"retreat", "displaced", "escapes", "with its units",
+                                         "advance", "vp_taken", "rally", "elite_absorb",
+                                         "leader_casualty", "eliminated"};
+#define NSEEN ((int)(sizeof seen_names / sizeof seen_names[0]))
+static long seen[NSEEN];
+
+static void count_events(const mk_events *ev)
+{
+    for (int i = 0; i < ev->n; i++) {
+        const mk_event *e = &ev->ev[i];
+        for (int k = 0; k < NSEEN; k++)
+            if (strcmp(e->type, seen_names[k]) == 0 ||
+                (e->purpose && strcmp(e->purpose, seen_names[k]) == 0) ||
+                (e->text && strcmp(e->text, seen_names[k]) == 0))
+                seen[k]++;
+    }
+}
+
+/* Distance from hex h to the nearest enemy combat unit of side. */
+static int enemy_distance(const htl_state *s, const mk_scenario *sc, int side, int h)
+{
+    int best = 99;
+    for (int i = 0; i < s->nunits; i++)
+        if (s->u[i].hex >= 0 && sc->units[i].side != side && htl_is_combat(sc->units[i].kind)) {
+            int d = mk_hex_distance(&sc->map.grid, (mk_hex)h, (mk_hex)s->u[i].hex);
+            if (d < best)
+                best = d;
+        }
+    return best;
+}
 #define FAILX(...)                                                                              \
     do {                                                                                       \
         if (failures++ < 10)                                                                   \
@@ -49,7 +80,7 @@ static int play(const mk_scenario *sc, uint64_t seed, bool full_check, bool json
     static mk_event evs[512];
     htl_state *s = calloc(1, sizeof *s), *c = calloc(1, sizeof *c);
     mk_error err = {0};
-    if (rs->init(s, sc, options, seed, &err)) {
+    if (rs->init(s, sc, options, seed, NULL, &err)) {
         FAILX("init: %s\n", err.msg);
         return -1;
     }
@@ -90,6 +121,17 @@ static int play(const mk_scenario *sc, uint64_t seed, bool full_check, bool json
                     if ((acts[i].type == HA_FIRE || acts[i].type == HA_CLOSE) && k-- == 0)
                         pick = i;
             } else {
+                /* moves that close on the enemy, when there are some */
+                for (int k = 0; k < 8; k++) {
+                    int i = (int)rnd((uint32_t)n);
+                    const mk_action *m = &acts[i];
+                    if (m->type == HA_MOVE && m->target >= 0 &&
+                        enemy_distance(s, sc, s->active, m->target) <
+                            enemy_distance(s, sc, s->active, s->u[m->unit].hex)) {
+                        pick = i;
+                        break;
+                    }
+                }
                 while (acts[pick].type == HA_END && rnd(10) != 0)
                     pick = (int)rnd((uint32_t)n);
             }
@@ -129,6 +171,7 @@ static int play(const mk_scenario *sc, uint64_t seed, bool full_check, bool json
             FAILX("chosen action refused: %s\n", err.msg);
             break;
         }
+        count_events(&ev);
         mk_events ev2;
         mk_events_init(&ev2, NULL, 0);
         if (rs->apply(c, sc, &a, &ev2, &err) || rs->hash(c, sc) != rs->hash(s, sc) ||
@@ -226,6 +269,10 @@ int main(void)
                files[f], total_steps / 205.0, decisions);
         total_steps = total_vp = decisions = 0;
         mk_scenario_free(sc);
+    }
+    for (int k = 0; k < NSEEN; k++) {
+        printf("  %-16s %ld\n", seen_names[k], seen[k]);
+        CHECK(seen[k] > 0);
     }
     CHECK_EQ(failures, 0);
     return check_done("test_htl_random");

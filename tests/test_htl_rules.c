@@ -48,7 +48,7 @@ static T *start(const char *terrain, const char *units, const char *first, int c
         fprintf(stderr, "scenario: %s\n", t->err.msg);
         abort();
     }
-    CHECK_EQ(rs->init(&t->s, t->sc, 0, 1, &t->err), 0);
+    CHECK_EQ(rs->init(&t->s, t->sc, 0, 1, NULL, &t->err), 0);
     t->s.ap = 10; /* plenty: no turn ends (and no AP roll) unless a test wants one */
     mk_events_init(&t->ev, t->evs, 256);
     return t;
@@ -479,7 +479,7 @@ static void test_6_1_1_bemis_ap(void)
     int am = mk_scenario_side(sc, "american");
     CHECK_EQ(sc->sides[am].cap, 4);
     htl_state *s = calloc(1, sizeof *s);
-    CHECK_EQ(rs->init(s, sc, 0, 7, &err), 0);
+    CHECK_EQ(rs->init(s, sc, 0, 7, NULL, &err), 0);
     mk_events ev;
     mk_events_init(&ev, NULL, 0);
     int three = 3;
@@ -1076,7 +1076,7 @@ static void test_11_6_leader_ratings(void)
     t = start("", units, AM, 4, 4);
     mk_error err = {0};
     memset(&t->s, 0, sizeof t->s);
-    CHECK_EQ(rs->init(&t->s, t->sc, OPT(6), 1, &err), 0);
+    CHECK_EQ(rs->init(&t->s, t->sc, OPT(6), 1, NULL, &err), 0);
     t->s.ap = 10;
     CHECK_EQ(t->s.u[U(t, "A-L-1")].mp, 2); /* 2 hits */
     int cost = 0;

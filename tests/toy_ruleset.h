@@ -26,7 +26,8 @@ static const char *const toy_terrains[] = {"clear", "forest"};
 static const char *const toy_kinds[] = {"soldier"};
 static const mk_option toy_options[] = {{"toy.double", "double every roll"}};
 
-static int toy_init(void *p, const mk_scenario *sc, uint64_t options, uint64_t seed, mk_error *err)
+static int toy_init(void *p, const mk_scenario *sc, uint64_t options, uint64_t seed,
+                    mk_events *ev, mk_error *err)
 {
     toy_state *s = p;
     mk_rng_seed(&s->head.rng, seed);

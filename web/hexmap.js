@@ -112,19 +112,6 @@ export function draw(svg, view) {
       tx.textContent = label;
     }
   }
-  const hl = el('g', { class: 'highlights' }, svg);
-  for (const [label, info] of view.highlights || []) {
-    const p = geo.centerOf(label);
-    if (!p) continue;
-    const poly = el('polygon', { class: `hl hl-${info.type}`, points: geo.corners(p.x, p.y, 0.86), 'data-hex': label, 'data-type': info.type }, hl);
-    const title = el('title', {}, poly);
-    title.textContent = info.text || label;
-    poly.addEventListener('click', (e) => { e.stopPropagation(); view.onHex && view.onHex(label); });
-    if (info.badge) {
-      const t = el('text', { class: 'hl-target-text', x: p.x, y: p.y + R * 0.72, 'text-anchor': 'middle' }, hl);
-      t.textContent = info.badge;
-    }
-  }
   if (view.lastMove && view.lastMove.from) {
     const p = geo.centerOf(view.lastMove.from);
     if (p) el('polygon', { class: 'last-from', points: geo.corners(p.x, p.y, 0.8) }, svg);
@@ -174,13 +161,37 @@ export function draw(svg, view) {
       g.addEventListener('click', (e) => { e.stopPropagation(); view.onUnit && view.onUnit(u.id, label); });
     }
   }
+  // Highlights go over the counters, so that a target hex is one click.
+  const hl = el('g', { class: 'highlights' }, svg);
+  for (const [label, info] of view.highlights || []) {
+    const p = geo.centerOf(label);
+    if (!p) continue;
+    const poly = el('polygon', { class: `hl hl-${info.type}`, points: geo.corners(p.x, p.y, 0.86), 'data-hex': label, 'data-type': info.type }, hl);
+    const title = el('title', {}, poly);
+    title.textContent = info.text || label;
+    poly.addEventListener('click', (e) => { e.stopPropagation(); view.onHex && view.onHex(label); });
+    if (info.badge) {
+      const t = el('text', { class: 'hl-target-text', x: p.x, y: p.y + R * 0.72, 'text-anchor': 'middle' }, hl);
+      t.textContent = info.badge;
+    }
+  }
 }
 
 // The legend: the terrains on this map, the sides' colours, counter letters.
+// Built from text nodes: names come from scenario files, never as HTML.
 export function legend(div, scenario, ruleset) {
   const used = new Set(['clear', ...Object.values(scenario.map.terrain || {})]);
-  const parts = [...used].map((t) => `<span><i style="background:${terrainColour(t, ruleset)}"></i>${t}</span>`);
-  scenario.sides.forEach((s, i) => parts.push(`<span><i style="background:${SIDE_COLOURS[i % 2]}"></i>${s.id}</span>`));
-  parts.push('<span>counters: letter = kind (R regular, E elite, Lt light, M militia, D dragoon, A artillery), number = current MP; circle = leader; VP = victory-point marker</span>');
-  div.innerHTML = parts.join('');
+  const item = (colour, text) => {
+    const span = document.createElement('span');
+    const i = document.createElement('i');
+    i.style.background = colour;
+    span.append(i, text);
+    return span;
+  };
+  const items = [...used].map((t) => item(terrainColour(t, ruleset), t));
+  scenario.sides.forEach((s, i) => items.push(item(SIDE_COLOURS[i % 2], s.id)));
+  const note = document.createElement('span');
+  note.textContent = 'counters: letter = kind (R regular, E elite, Lt light, M militia, D dragoon, A artillery), number = current MP; circle = leader; VP = victory-point marker';
+  items.push(note);
+  div.replaceChildren(...items);
 }

@@ -1,6 +1,7 @@
 /* htl.c - Hold the Line (Worthington, 2008): the ruleset table, set-up,
  * the legal-action / apply dispatch, and the JSON views. The rules
  * themselves live in the files named for the rulebook's sections. */
+#include <assert.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -88,7 +89,8 @@ static int check_scenario(const mk_scenario *sc, mk_error *err)
     return htl_victory_check_scenario(sc, err);
 }
 
-static int init(void *st, const mk_scenario *sc, uint64_t options, uint64_t seed, mk_error *err)
+static int init(void *st, const mk_scenario *sc, uint64_t options, uint64_t seed, mk_events *ev,
+                mk_error *err)
 {
     htl_state *s = st;
     if (check_options(options, err))
@@ -120,7 +122,7 @@ static int init(void *st, const mk_scenario *sc, uint64_t options, uint64_t seed
     htl_victory_init(s, sc);
     mk_events none;
     mk_events_init(&none, NULL, 0);
-    htl_turn_begin(s, sc, s->first, &none);
+    htl_turn_begin(s, sc, s->first, ev ? ev : &none);
     return 0;
 }
 
@@ -185,7 +187,8 @@ static int legal(const void *st, const mk_scenario *sc, mk_action *out, int cap)
     return n;
 }
 
-static int apply(void *st, const mk_scenario *sc, const mk_action *a, mk_events *ev, mk_error *err)
+static int apply_action(void *st, const mk_scenario *sc, const mk_action *a, mk_events *ev,
+                        mk_error *err)
 {
     htl_state *s = st;
     if (s->over)
@@ -237,22 +240,33 @@ static int apply(void *st, const mk_scenario *sc, const mk_action *a, mk_events 
     }
 }
 
+/* Checks and applies an action; in debug builds the whole state is then
+ * checked (STYLE.md: an impossible state is a bug). */
+static int apply(void *st, const mk_scenario *sc, const mk_action *a, mk_events *ev, mk_error *err)
+{
+    int rc = apply_action(st, sc, a, ev, err);
+#ifndef NDEBUG
+    char why[200];
+    if (rc == 0 && !htl_state_ok(st, sc, why, sizeof why)) {
+        fprintf(stderr, "htl: state invariant broken: %s\n", why);
+        assert(!"HtL state invariant broken");
+    }
+#endif
+    return rc;
+}
+
 static int to_move(const void *st) { return ((const htl_state *)st)->to_move; }
 static int active(const void *st) { return ((const htl_state *)st)->active; }
 static bool over(const void *st) { return ((const htl_state *)st)->over != 0; }
 
 /* Everything after the head (the struct is zeroed at creation, so padding
- * is stable) and the dice generator's state and queue. */
+ * is stable) and the dice generator's position; not its forced-dice queue:
+ * queueing dice changes no game (mk_head_hash). */
 static uint64_t hash(const void *st, const mk_scenario *sc)
 {
     const htl_state *s = st;
-    uint64_t h = mk_hash_bytes(MK_HASH_INIT, (const char *)s + sizeof(mk_head),
-                               sizeof *s - sizeof(mk_head));
-    h = mk_hash_bytes(h, &s->head.rng.state, sizeof s->head.rng.state);
-    h = mk_hash_bytes(h, &s->head.rng.inc, sizeof s->head.rng.inc);
-    for (int i = s->head.rng.next; i < s->head.rng.nforced; i++)
-        h = mk_hash_bytes(h, &s->head.rng.forced[i], 1);
-    return h;
+    return mk_hash_bytes(mk_head_hash(&s->head), (const char *)s + sizeof(mk_head),
+                         sizeof *s - sizeof(mk_head));
 }
 
 /* MP on the map and VP, own minus enemy, scaled into [-1, 1]. */

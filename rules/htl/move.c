@@ -1,6 +1,7 @@
 /* move.c - Hold the Line movement (HtL 7, 6.2.1-6.2.6, 9.1): reachable
  * hexes, move legality, and what entering a hex does (HtL 7.3: lone enemy
  * leaders are eliminated; HtL 10.B: enemy VP counters are taken). */
+#include <stdio.h>
 #include <string.h>
 
 #include "htl_int.h"
@@ -240,9 +241,17 @@ int htl_apply_move(htl_state *s, const mk_scenario *sc, const mk_action *a, mk_e
         int h = a->path[i];
         char lb[MK_HEX_LABEL_MAX];
         bool end;
-        if (h < 0 || h >= mk_grid_size(g) || !mk_hex_adjacent(g, (mk_hex)prev, (mk_hex)h))
+        if (h < 0 || h >= mk_grid_size(g) || !mk_hex_adjacent(g, (mk_hex)prev, (mk_hex)h)) {
+            char pb[MK_HEX_LABEL_MAX], hb[MK_HEX_LABEL_MAX];
+            mk_hex_label(g, (mk_hex)prev, pb);
+            if (h >= 0 && h < mk_grid_size(g))
+                mk_hex_label(g, (mk_hex)h, hb);
+            else
+                snprintf(hb, sizeof hb, "?");
             return mk_error_set(err, "illegal_action",
-                                "HtL 7.1: a move goes from hex to adjacent hex");
+                                "HtL 7.1: a move goes from hex to adjacent hex (%s to %s is not)",
+                                pb, hb);
+        }
         mk_hex_label(g, (mk_hex)h, lb);
         if (!can_pass(s, sc, &o, u, ld, h, &end))
             return mk_error_set(err, "illegal_action",

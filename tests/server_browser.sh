@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# server_browser.sh - the web page in headless Chromium (tests/browser/):
+# a game against the computer played by clicking, the log, a screenshot.
+# Skips, saying why, when node, Chromium or playwright-core is missing.
+# Usage: tests/server_browser.sh path/to/musket [screenshot.png]
+set -u
+musket=${1:?usage: tests/server_browser.sh path/to/musket [screenshot.png]}
+cd "$(dirname "$0")/browser"
+if ! command -v node >/dev/null; then echo "server_browser.sh: SKIPPED: node is not installed"; exit 0; fi
+case $musket in /*) ;; *) musket=$OLDPWD/$musket ;; esac
+shot=${2:-${TMPDIR:-/tmp}/musket-browser-screenshot.png}
+timeout 150 node browser.test.mjs "$musket" "$shot"
