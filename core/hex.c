@@ -174,18 +174,31 @@ mk_hex mk_hex_from_cube(const mk_grid *g, mk_cube c)
     return mk_hex_at(g, col, row);
 }
 
+/* Offset steps (column, row) to the six neighbours, by layout and by
+ * whether the hex's own row (pointy) or column (flat) is the shifted kind:
+ * the same directions as pointy_dir / flat_dir, without going through cube
+ * coordinates (neighbours are on the hot path of every ruleset). */
+static const int8_t step_of[2][2][6][2] = {
+    /* MK_POINTY: E, SE, SW, W, NW, NE */
+    {{{1, 0}, {0, 1}, {-1, 1}, {-1, 0}, {-1, -1}, {0, -1}},    /* row not shifted */
+     {{1, 0}, {1, 1}, {0, 1}, {-1, 0}, {0, -1}, {1, -1}}},     /* row shifted right */
+    /* MK_FLAT: NE, SE, S, SW, NW, N */
+    {{{1, -1}, {1, 0}, {0, 1}, {-1, 0}, {-1, -1}, {0, -1}},    /* column not shifted */
+     {{1, 0}, {1, 1}, {0, 1}, {-1, 1}, {-1, 0}, {0, -1}}},     /* column shifted down */
+};
+
 /* The neighbour of h in direction dir (0..5), or MK_NO_HEX off the map (or
  * for a bad h or dir). */
 mk_hex mk_hex_neighbor(const mk_grid *g, mk_hex h, int dir)
 {
     if (!valid(g, h) || dir < 0 || dir > 5)
         return MK_NO_HEX;
-    const int *d = g->orient == MK_POINTY ? pointy_dir[dir] : flat_dir[dir];
-    mk_cube c = mk_hex_cube(g, h);
-    c.q += d[0];
-    c.r += d[1];
-    c.s += d[2];
-    return mk_hex_from_cube(g, c);
+    int col = mk_hex_col(g, h), row = mk_hex_row(g, h);
+    /* 0-based index i is printed i + 1: "even" shifts the odd indices. */
+    int line = g->orient == MK_POINTY ? row : col;
+    int shifted = (line & 1) == (g->shifted_even ? 1 : 0);
+    const int8_t *d = step_of[g->orient == MK_POINTY ? 0 : 1][shifted][dir];
+    return mk_hex_at(g, col + d[0], row + d[1]);
 }
 
 /* Fills out[6] with the neighbours in direction order (MK_NO_HEX where off

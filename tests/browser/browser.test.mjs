@@ -214,6 +214,47 @@ try {
   } finally {
     await other.close();
   }
+
+  // A decision in the middle of an action, asked in the page: a hit on a hex
+  // whose two units have equal MP is the owner's to place (HtL 8.2.2). Find
+  // a seed where the first fire hits, through the API, then play it in the
+  // page with both seats in this browser (hotseat).
+  const tie = {
+    ruleset: 'htl', id: 'test/tie', title: 'Tied hit', turns: 2, first: 'british',
+    map: { orientation: 'pointy', shifted: 'even', cols: 6, rows: 6, terrain: {} },
+    sides: [{ id: 'american', cap: 4, home: 'south' }, { id: 'british', cap: 4, home: 'north' }],
+    units: [{ id: 'A-1', side: 'american', kind: 'regular', mp: 3, hex: 'C4' },
+      { id: 'A-ART', side: 'american', kind: 'artillery', mp: 3, hex: 'C4' },
+      { id: 'B-1', side: 'british', kind: 'regular', mp: 4, hex: 'C3' }],
+  };
+  const post = async (path, body, token) => (await fetch(base + path, { method: 'POST', body: JSON.stringify(body), headers: token ? { Authorization: `Bearer ${token}` } : {} })).json();
+  let seed = null;
+  for (let s = 1; s < 60 && seed === null; s++) {
+    const g = await post('/api/games', { scenario: tie, seed: s, seats: ['human', 'human'] });
+    const r = await post(`/api/games/${g.game}/act`, { action: { type: 'fire', unit: 'B-1', target: 'C4' } }, g.seats[1].token);
+    if (r.ok && r.state.pending && r.state.pending.decision === 'hit') seed = s;
+  }
+  check(seed !== null, 'a seed where the first fire needs a decision');
+  if (seed !== null) {
+    const g = await post('/api/games', { scenario: tie, seed, seats: ['human', 'human'] });
+    const hot = await browser.newPage();
+    hot.on('pageerror', (e) => errors.push(String(e)));
+    await hot.goto(`${base}/`);
+    await hot.evaluate(([id, a, b]) => localStorage.setItem(`musket:game:${id}`, JSON.stringify({ tokens: { american: a, british: b }, invites: {} })), [g.game, g.seats[0].token, g.seats[1].token]);
+    await hot.goto(base + g.seats[1].link);
+    await hot.waitForFunction(() => document.getElementById('banner').textContent.startsWith('Your move'));
+    await hot.click('g.counter[data-unit="B-1"]');
+    await hot.click('polygon.hl-fire[data-hex="C4"]');
+    await hot.waitForSelector('#unit-actions[data-filter="C4"] button[data-type="fire"]');
+    await hot.click('#unit-actions button[data-type="fire"]');
+    await hot.waitForSelector('#decision:not([hidden]) #decision-choices button');
+    const choices = await hot.$$eval('#decision-choices button', (bs) => bs.map((b) => b.dataset.choice));
+    check(choices.includes('A-1') && choices.includes('A-ART'), `the decision lists both tied units (${choices})`);
+    await hot.screenshot({ path: shot.replace(/\.png$/, '') + '-decision.png' });
+    await hot.click('#decision-choices button[data-choice="A-ART"]');
+    await hot.waitForFunction(() => /A-ART takes a hit/.test(document.getElementById('log').textContent));
+    check(true, 'the chosen unit takes the hit');
+  }
   check(errors.length === 0, `no errors in the page${errors.length ? ': ' + errors.join(' | ') : ''}`);
 } catch (e) {
   failed++;
