@@ -93,18 +93,58 @@ __attribute__((noinline)) long callgrind_actions(const mk_ruleset *rs, const mk_
     return n;
 }
 
+/* --digest: the same workload as --callgrind, hashing every legal list and
+ * every state reached (FNV-1a), so that a faster ruleset can be checked to
+ * list and apply exactly what the slower one did. */
+static uint64_t digest_actions(const mk_ruleset *rs, const mk_scenario *sc, const void *init,
+                               void *st, mk_action *acts, long actions)
+{
+    memcpy(st, init, rs->state_size);
+    mk_rng pick;
+    mk_rng_seed(&pick, 12345);
+    mk_events sink;
+    mk_error err;
+    uint64_t h = MK_HASH_INIT;
+    long n = 0, games = 0;
+    while (n < actions) {
+        int k = rs->over(st) ? 0 : rs->legal(st, sc, acts, MK_MAX_ACTIONS);
+        h = mk_hash_bytes(h, &k, sizeof k);
+        for (int i = 0; i < k; i++) {
+            mk_action a = acts[i];
+            for (int j = a.npath; j < MK_PATH_MAX; j++)
+                a.path[j] = 0;
+            h = mk_hash_bytes(h, &a, sizeof a);
+        }
+        if (k <= 0) {
+            memcpy(st, init, rs->state_size);
+            mk_rng_seed(&mk_state_head(st)->rng, (uint64_t)++games);
+            continue;
+        }
+        mk_events_init(&sink, NULL, 0);
+        if (rs->apply(st, sc, &acts[mk_rng_below(&pick, (uint32_t)k)], &sink, &err) != 0)
+            break;
+        uint64_t sh = rs->hash(st, sc);
+        h = mk_hash_bytes(h, &sh, sizeof sh);
+        n++;
+    }
+    return h;
+}
+
 static void usage(FILE *f)
 {
     fprintf(f,
             "usage: musket-bench [--runs R] [--seconds S] [--scenario ID] [--mcts-iterations I]\n"
-            "       musket-bench --callgrind ID ACTIONS\n\n"
+            "       musket-bench --callgrind ID ACTIONS\n"
+            "       musket-bench --digest ID ACTIONS [--options MASK]\n\n"
             "Per built-in scenario: random playouts per second and actions per second on\n"
             "one core (raw states, memcpy clones), bytes per game state, and MCTS\n"
             "iterations per second from the opening position; medians of R runs (5) of\n"
             "S seconds (0.5). --callgrind plays ACTIONS random actions of scenario ID for\n"
             "  valgrind --tool=callgrind --toggle-collect=callgrind_actions \\\n"
             "      musket-bench --callgrind htl/tutorial 200000\n"
-            "instructions per applied action = callgrind's total (Ir) / ACTIONS.\n");
+            "instructions per applied action = callgrind's total (Ir) / ACTIONS.\n"
+            "--digest plays the same actions and prints a hash of every legal list and\n"
+            "state (two builds that print the same digest list and apply alike).\n");
 }
 
 int main(int argc, char **argv)
@@ -112,6 +152,8 @@ int main(int argc, char **argv)
     int runs = 5, mcts_iterations = 2000;
     double seconds = 0.5;
     const char *only = NULL, *cg_id = NULL;
+    int digest = 0;
+    uint64_t options = 0;
     long cg_actions = 0;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--runs") == 0 && i + 1 < argc)
@@ -120,9 +162,13 @@ int main(int argc, char **argv)
             seconds = atof(argv[++i]);
         else if (strcmp(argv[i], "--scenario") == 0 && i + 1 < argc)
             only = argv[++i];
+        else if (strcmp(argv[i], "--options") == 0 && i + 1 < argc)
+            options = strtoull(argv[++i], NULL, 0);
         else if (strcmp(argv[i], "--mcts-iterations") == 0 && i + 1 < argc)
             mcts_iterations = atoi(argv[++i]);
-        else if (strcmp(argv[i], "--callgrind") == 0 && i + 2 < argc) {
+        else if ((strcmp(argv[i], "--callgrind") == 0 || strcmp(argv[i], "--digest") == 0) &&
+                 i + 2 < argc) {
+            digest = argv[i][2] == 'd';
             cg_id = argv[++i];
             cg_actions = atol(argv[++i]);
         } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
@@ -151,9 +197,18 @@ int main(int argc, char **argv)
         }
         const mk_ruleset *rs = sc->rs;
         void *init = calloc(1, rs->state_size), *st = calloc(1, rs->state_size);
-        if (rs->init(init, sc, 0, 1, NULL, &err) != 0) {
+        if (rs->init(init, sc, options, 1, NULL, &err) != 0) {
             fprintf(stderr, "musket-bench: %s\n", err.msg);
             return 1;
+        }
+        if (digest) {
+            printf("%s: digest of %ld random actions: %016llx\n", cg_id, cg_actions,
+                   (unsigned long long)digest_actions(rs, sc, init, st, acts, cg_actions));
+            free(init);
+            free(st);
+            free(acts);
+            mk_scenario_free(sc);
+            return 0;
         }
         long n = callgrind_actions(rs, sc, init, st, acts, cg_actions);
         printf("%s: %ld random actions applied (instructions per action = callgrind Ir of "

@@ -929,6 +929,24 @@ int mk_cli_serve(int argc, char **argv)
         }
     }
 
+    union {
+        struct sockaddr_in v4;
+        struct sockaddr_in6 v6;
+    } addr;
+    memset(&addr, 0, sizeof addr);
+    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION |
+                     MHD_USE_ERROR_LOG;
+    if (inet_pton(AF_INET, bind, &addr.v4.sin_addr) == 1) {
+        addr.v4.sin_family = AF_INET;
+        addr.v4.sin_port = htons((uint16_t)port);
+    } else if (inet_pton(AF_INET6, bind, &addr.v6.sin6_addr) == 1) {
+        addr.v6.sin6_family = AF_INET6;
+        addr.v6.sin6_port = htons((uint16_t)port);
+        flags |= MHD_USE_IPv6;
+    } else {
+        fprintf(stderr, "musket serve: --bind: '%s' is not an IPv4 or IPv6 address\n", bind);
+        return 2;
+    }
     static sv_server srv;
     sv_server *s = &srv;
     memset(s, 0, sizeof *s);
@@ -976,25 +994,6 @@ int mk_cli_serve(int argc, char **argv)
         sv_games_add(s, loaded[i]);
     free(loaded);
 
-    union {
-        struct sockaddr_in v4;
-        struct sockaddr_in6 v6;
-    } addr;
-    memset(&addr, 0, sizeof addr);
-    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION |
-                     MHD_USE_ERROR_LOG;
-    if (inet_pton(AF_INET, bind, &addr.v4.sin_addr) == 1) {
-        addr.v4.sin_family = AF_INET;
-        addr.v4.sin_port = htons((uint16_t)port);
-    } else if (inet_pton(AF_INET6, bind, &addr.v6.sin6_addr) == 1) {
-        addr.v6.sin6_family = AF_INET6;
-        addr.v6.sin6_port = htons((uint16_t)port);
-        flags |= MHD_USE_IPv6;
-    } else {
-        fprintf(stderr, "musket serve: --bind: '%s' is not an IPv4 or IPv6 address\n", bind);
-        sv_store_close(s);
-        return 2;
-    }
     sv_ai_start(s);
     for (int i = 0; i < s->ngames; i++) {
         pthread_mutex_lock(&s->games[i]->lock);
@@ -1022,11 +1021,13 @@ int mk_cli_serve(int argc, char **argv)
     sigwait(&sigs, &sig);
     fprintf(stderr, "musket serve: stopping (signal %d)\n", sig);
     sv_ai_stop(s);   /* sets stopping: live streams end at their next wake-up */
+    pthread_mutex_lock(&s->games_lock);
     for (int i = 0; i < s->ngames; i++) {
         pthread_mutex_lock(&s->games[i]->lock);
         pthread_cond_broadcast(&s->games[i]->changed);
         pthread_mutex_unlock(&s->games[i]->lock);
     }
+    pthread_mutex_unlock(&s->games_lock);
     MHD_stop_daemon(d);
     for (int i = 0; i < s->ngames; i++)
         sv_game_free(s->games[i]);

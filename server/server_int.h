@@ -12,6 +12,7 @@
 
 #include <jansson.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <sqlite3.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -69,7 +70,7 @@ typedef struct sv_server {
     int nrulesets;
     char web_dir[512];
     int ai_delay_ms;                  /* pause before each AI action */
-    volatile int stopping;
+    atomic_int stopping;              /* set once, at shutdown */
 
     pthread_mutex_t games_lock;
     sv_game **games;

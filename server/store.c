@@ -4,10 +4,12 @@
  * server killed with SIGKILL loses nothing it has answered. A game is
  * rebuilt at start by replaying its record and checking the hash. */
 #define _POSIX_C_SOURCE 200809L
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "server_int.h"
 
@@ -29,6 +31,11 @@ static const char schema[] =
 
 int sv_store_open(sv_server *s, const char *path, char *err, size_t errlen)
 {
+    /* The file holds seat tokens and dice seeds: readable by its owner only
+     * (SQLite gives the -wal and -shm files the same mode). */
+    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    if (fd >= 0)
+        close(fd);
     int rc = sqlite3_open_v2(path, &s->db,
                              SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
                              NULL);

@@ -57,6 +57,7 @@ expect 1 "validate: a missing file" -- "$musket" validate "$tmp/nothere.json"
 
 # The engine over a pipe: errors keep it alive and the game unchanged.
 coproc ENG { "$musket" engine; }
+eng_pid=$ENG_PID   # bash unsets ENG_PID once the engine has ended
 send() { echo "$1" >&"${ENG[1]}"; IFS= read -r reply <&"${ENG[0]}"; }
 send '{"cmd":"hello","id":1}'
 case $reply in *'"protocol":1'*'"id":1'*|*'"id":1'*'"protocol":1'*) ok ;; *) bad "hello: $reply" ;; esac
@@ -84,7 +85,7 @@ record=${reply#\{\"ok\":true,\"record\":}
 record=${record%\}}
 echo "$record" >"$tmp/game.json"
 send '{"cmd":"quit"}'
-wait "$ENG_PID" 2>/dev/null; ok
+wait "$eng_pid" 2>/dev/null; ok
 
 expect 0 "replay of the engine's record" -- "$musket" replay "$tmp/game.json"
 contains "$tmp/out" "matches the record" "replay"

@@ -3,11 +3,17 @@
  * action: hex limits (HtL 4.3), 0 <= MP <= starting MP, AP >= 0, each unit
  * activated at most once per turn (6.1.4), VP equal to the enemy pieces
  * removed (10.A, 10.B); legal() never lists an action apply() refuses;
- * memcpy clones hash equal and play identically; JSON round trips. */
+ * memcpy clones hash equal and play identically; JSON round trips; every
+ * game replays from its seed and its list of actions to its own final hash.
+ *
+ * Every scenario in scenarios/htl/ is played. MUSKET_SOAK_GAMES=N plays N
+ * games per scenario (and N/5 with the optional rules) instead of 500 (the
+ * long soak of docs/htl.md: N=10000 in a Release build). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
+#include "core/catalog.h"
 #include "core/ruleset.h"
 #include "core/scenario.h"
 #include "rules/htl/htl_int.h"
@@ -73,9 +79,38 @@ static bool vp_ok(const htl_state *s, const mk_scenario *sc)
     return s->vp[0] == gone[1] && s->vp[1] == gone[0];
 }
 
+#define MAX_STEPS 20000
+static mk_action played[MAX_STEPS];   /* the actions of the last game played */
+static int nplayed;
+static long total_games, total_actions, replays;
+
+/* Replays the last game from its seed and its actions alone; returns its
+ * final hash (0 if an action is refused). */
+static uint64_t replay(const mk_scenario *sc, uint64_t seed, uint64_t options)
+{
+    htl_state *s = calloc(1, sizeof *s);
+    mk_error err = {0};
+    uint64_t h = 0;
+    if (rs->init(s, sc, options, seed, NULL, &err) == 0) {
+        int i;
+        for (i = 0; i < nplayed; i++) {
+            mk_events ev;
+            mk_events_init(&ev, NULL, 0);
+            if (rs->apply(s, sc, &played[i], &ev, &err))
+                break;
+        }
+        if (i == nplayed && rs->over(s))
+            h = rs->hash(s, sc);
+    }
+    free(s);
+    replays++;
+    return h;
+}
+
 static int play(const mk_scenario *sc, uint64_t seed, bool full_check, bool json, bool aggressive,
                 uint64_t options, uint64_t *final)
 {
+    nplayed = 0;
     static mk_action acts[MK_MAX_ACTIONS];
     static mk_event evs[512];
     htl_state *s = calloc(1, sizeof *s), *c = calloc(1, sizeof *c);
@@ -86,7 +121,7 @@ static int play(const mk_scenario *sc, uint64_t seed, bool full_check, bool json
     }
     int activations[MK_MAX_UNITS] = {0};
     int turn = s->turn, side = s->active, steps = 0;
-    while (!rs->over(s) && steps < 20000) {
+    while (!rs->over(s) && steps < MAX_STEPS) {
         int n = rs->legal(s, sc, acts, MK_MAX_ACTIONS);
         if (n <= 0 || n >= MK_MAX_ACTIONS) {
             FAILX("seed %llu: %d legal actions\n", (unsigned long long)seed, n);
@@ -177,6 +212,7 @@ static int play(const mk_scenario *sc, uint64_t seed, bool full_check, bool json
         if (rs->apply(c, sc, &a, &ev2, &err) || rs->hash(c, sc) != rs->hash(s, sc) ||
             memcmp(c, s, sizeof *s) != 0)
             FAILX("clone played differently\n");
+        played[nplayed++] = a;
         steps++;
         /* invariants */
         char why[200];
@@ -202,11 +238,17 @@ static int play(const mk_scenario *sc, uint64_t seed, bool full_check, bool json
     if (!rs->over(s))
         FAILX("seed %llu: game not over after %d steps\n", (unsigned long long)seed, steps);
     total_steps += steps;
+    total_games++;
+    total_actions += steps;
     total_vp += s->vp[0] + s->vp[1];
     mk_result r;
     rs->result(s, sc, &r);
     int w = r.winner;
     *final = rs->hash(s, sc);
+    /* the game replays from its seed and its actions to its own hash */
+    if (replay(sc, seed, options) != *final)
+        FAILX("seed %llu: the replay of %d actions does not reach the game's hash\n",
+              (unsigned long long)seed, nplayed);
     free(s);
     free(c);
     return w;
@@ -214,19 +256,32 @@ static int play(const mk_scenario *sc, uint64_t seed, bool full_check, bool json
 
 int main(void)
 {
-    const char *files[] = {"scenarios/htl/tutorial.json", "scenarios/htl/trenton.json",
-                           "scenarios/htl/bemis-heights.json"};
+    int games = 500;
+    const char *soak = getenv("MUSKET_SOAK_GAMES");
+    if (soak && atoi(soak) > 0)
+        games = atoi(soak);
+    int opt_games = soak && atoi(soak) > 0 ? (games / 10 > 1 ? games / 10 : 1) : 100;
+    mk_catalog_entry *all = malloc(sizeof *all * MK_CATALOG_MAX);
+    mk_error cerr = {0};
+    int ncat = mk_catalog_list(all, MK_CATALOG_MAX, &cerr);
+    CHECK(ncat > 0);
     const mk_ruleset *const list[] = {rs};
-    for (int f = 0; f < 3; f++) {
+    int nscen = 0;
+    for (int f = 0; f < ncat; f++) {
+        if (strcmp(all[f].ruleset, "htl") != 0)
+            continue;
+        const char *file = all[f].path;
+        nscen++;
         mk_error err = {0};
-        mk_scenario *sc = mk_scenario_load_file(files[f], list, 1, &err);
+        mk_scenario *sc = mk_scenario_load_file(file, list, 1, &err);
         CHECK(sc != NULL);
         if (!sc) {
             fprintf(stderr, "%s\n", err.msg);
             continue;
         }
         int wins[3] = {0, 0, 0};
-        for (int g = 0; g < 500; g++) {
+        long games0 = total_games, fail0 = failures;
+        for (int g = 0; g < games; g++) {
             uint64_t h1, h2;
             rnd_state = 0x9e3779b97f4a7c15ull + (uint64_t)g * 7919 + (uint64_t)f;
             int w = play(sc, (uint64_t)g + 1, g < 5 || g % 50 == 1, g < 3, g % 2 == 1, 0, &h1);
@@ -237,12 +292,14 @@ int main(void)
                 CHECK(h1 == h2);
             }
         }
-        printf("%s: 500 games: american %d, british %d, draws %d; %.1f actions and %.1f VP a "
+        long ng = total_games - games0;
+        printf("%s: %d games: american %d, british %d, draws %d; %.1f actions and %.1f VP a "
                "game, %ld decisions\n",
-               files[f], wins[1], wins[2], wins[0], total_steps / 510.0, total_vp / 510.0,
-               decisions);
+               all[f].id, games, wins[1], wins[2], wins[0], total_steps / (double)ng,
+               total_vp / (double)ng, decisions);
         CHECK(decisions > 0);
         total_steps = total_vp = decisions = 0;
+        games0 = total_games;
         /* every optional rule on: 11.3 excludes 11.6, so two sets; 11.12
          * has no engine effect */
         for (int set = 0; set < 2; set++) {
@@ -252,7 +309,7 @@ int main(void)
                     opts |= 1ull << (k - 1);
             mk_error e2 = {0};
             CHECK_EQ(rs->check_options(opts, &e2), 0);
-            for (int g = 0; g < 100; g++) {
+            for (int g = 0; g < opt_games; g++) {
                 uint64_t h1, h2;
                 uint64_t r0 = 0x51ed270b9b2f3c1dull + (uint64_t)g * 104729 + (uint64_t)f * 31 +
                               (uint64_t)set;
@@ -265,15 +322,22 @@ int main(void)
                 }
             }
         }
-        printf("%s: 200 games with optional rules: %.1f actions a game, %ld decisions\n",
-               files[f], total_steps / 205.0, decisions);
+        ng = total_games - games0;
+        printf("%s: %d games with optional rules: %.1f actions a game, %ld decisions; "
+               "violations in this scenario: %ld\n",
+               all[f].id, 2 * opt_games, total_steps / (double)ng, decisions, failures - fail0);
         total_steps = total_vp = decisions = 0;
         mk_scenario_free(sc);
     }
+    free(all);
+    CHECK(nscen >= 7);
     for (int k = 0; k < NSEEN; k++) {
         printf("  %-16s %ld\n", seen_names[k], seen[k]);
         CHECK(seen[k] > 0);
     }
+    printf("in all: %d scenarios, %ld games (replays included), %ld actions, %ld replayed to "
+           "their own hash, %d violations\n",
+           nscen, total_games, total_actions, replays, failures);
     CHECK_EQ(failures, 0);
     return check_done("test_htl_random");
 }

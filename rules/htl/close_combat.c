@@ -233,7 +233,8 @@ static int combat_leader(const htl_state *s, const mk_scenario *sc, int u)
 /* Appends every legal close combat of the active side: an infantry-type
  * unit that has not acted, adjacent to a hex with an enemy combat unit,
  * 2 AP (HtL 6.2.2, 8.4.1); with 11.6 also with its leader's dice, 3 AP. */
-int htl_legal_close(const htl_state *s, const mk_scenario *sc, mk_action *out, int n, int cap)
+int htl_legal_close(const htl_state *s, const mk_scenario *sc, const htl_occ *o, mk_action *out,
+                    int n, int cap)
 {
     if (s->ap < 2)
         return n;
@@ -242,12 +243,14 @@ int htl_legal_close(const htl_state *s, const mk_scenario *sc, mk_action *out, i
         if (sc->units[u].side != s->active || s->u[u].hex < 0 ||
             !htl_is_infantry(sc->units[u].kind) || (s->u[u].flags & HU_ACTED))
             continue;
-        int L = s->ap >= 3 ? combat_leader(s, sc, u) : -1;
-        mk_hex nb[6];
-        mk_hex_neighbors(g, (mk_hex)s->u[u].hex, nb);
+        int16_t nb[6];
+        htl_neighbors(g, s->u[u].hex, nb);
+        int L = -2;   /* the leader's dice (11.6), looked up at the first target */
         for (int d = 0; d < 6 && n < cap; d++) {
-            if (nb[d] == MK_NO_HEX || !htl_enemy_combat_in(s, sc, nb[d], s->active))
+            if (nb[d] < 0 || !htl_occ_enemy_combat(o, sc, nb[d], s->active))
                 continue;
+            if (L == -2)
+                L = s->ap >= 3 ? combat_leader(s, sc, u) : -1;
             for (int with = 0; with < (L >= 0 ? 2 : 1) && n < cap; with++) {
                 mk_action *a = &out[n++];
                 memset(a, 0, sizeof *a);

@@ -8,6 +8,7 @@
 typedef struct los_ctx {
     const htl_state *s;
     const mk_scenario *sc;
+    const htl_occ *o;   /* the occupancy of s, or NULL: scan the units */
 } los_ctx;
 
 /* HtL 8.3: forest, hills, town, entrenchment and units (friendly or enemy)
@@ -18,6 +19,8 @@ static bool blocks(mk_hex h, const void *ctx)
     const los_ctx *c = ctx;
     if (htl_terrain(c->sc, h)->blocks_los)
         return true;
+    if (c->o) /* combat units are the foot and artillery classes */
+        return c->o->h[h].foot >= 0 || c->o->h[h].art >= 0;
     for (int i = 0; i < c->s->nunits; i++)
         if (c->s->u[i].hex == h && htl_is_combat(c->sc->units[i].kind))
             return true;
@@ -31,7 +34,17 @@ bool htl_los(const htl_state *s, const mk_scenario *sc, int from, int to)
     const mk_grid *g = &sc->map.grid;
     if (mk_hex_distance(g, (mk_hex)from, (mk_hex)to) <= 1)
         return true;
-    los_ctx c = {s, sc};
+    los_ctx c = {s, sc, NULL};
+    return mk_los_clear(g, (mk_hex)from, (mk_hex)to, blocks, &c, NULL);
+}
+
+/* The same, with the units read from the occupancy o. */
+bool htl_los_occ(const mk_scenario *sc, const htl_occ *o, int from, int to)
+{
+    const mk_grid *g = &sc->map.grid;
+    if (mk_hex_distance(g, (mk_hex)from, (mk_hex)to) <= 1)
+        return true;
+    los_ctx c = {NULL, sc, o};
     return mk_los_clear(g, (mk_hex)from, (mk_hex)to, blocks, &c, NULL);
 }
 
@@ -67,12 +80,17 @@ static bool may_fire(const htl_state *s, const mk_scenario *sc, int u)
     return s->dragoon_fire == u || s->free_fire == u;
 }
 
-/* Appends every legal fire action of the active side. */
-int htl_legal_fire(const htl_state *s, const mk_scenario *sc, mk_action *out, int n, int cap)
+/* Appends every legal fire action of the active side (o: the occupancy of
+ * s). Targets are the hexes of enemy combat units, in the order of the
+ * units' indices. */
+int htl_legal_fire(const htl_state *s, const mk_scenario *sc, const htl_occ *o, mk_action *out,
+                   int n, int cap)
 {
     if (s->ap < 1 && s->free_fire < 0)
         return n;
+    const mk_grid *g = &sc->map.grid;
     int16_t targets[MK_MAX_UNITS];
+    mk_cube tc[MK_MAX_UNITS];
     int nt = 0;
     for (int i = 0; i < s->nunits; i++) {
         int h = s->u[i].hex;
@@ -81,16 +99,25 @@ int htl_legal_fire(const htl_state *s, const mk_scenario *sc, mk_action *out, in
         bool dup = false;
         for (int j = 0; j < nt && !dup; j++)
             dup = targets[j] == h;
-        if (!dup)
+        if (!dup) {
+            tc[nt] = mk_hex_cube(g, (mk_hex)h);
             targets[nt++] = (int16_t)h;
+        }
     }
+    if (nt == 0)
+        return n;
+    /* the longest range any unit may have: artillery 3, +1 on a hill (11.4) */
+    int reach = 3 + (HTL_OPT(s, 4) ? 1 : 0);
     for (int u = 0; u < s->nunits && n < cap; u++) {
         if (!may_fire(s, sc, u) || (s->ap < 1 && s->free_fire != u))
             continue;
+        mk_cube uc = mk_hex_cube(g, (mk_hex)s->u[u].hex);
         for (int t = 0; t < nt && n < cap; t++) {
+            int dq = uc.q - tc[t].q, dr = uc.r - tc[t].r, ds = uc.s - tc[t].s;
+            int dist = ((dq < 0 ? -dq : dq) + (dr < 0 ? -dr : dr) + (ds < 0 ? -ds : ds)) / 2;
             int range;
-            if (!htl_fire_need(s, sc, u, targets[t], &range) ||
-                !htl_los(s, sc, s->u[u].hex, targets[t]))
+            if (dist > reach || !htl_fire_need(s, sc, u, targets[t], &range) ||
+                !htl_los_occ(sc, o, s->u[u].hex, targets[t]))
                 continue;
             mk_action *a = &out[n++];
             memset(a, 0, sizeof *a);

@@ -180,10 +180,14 @@ static int legal(const void *st, const mk_scenario *sc, mk_action *out, int cap)
     out[n].type = HA_END;
     out[n].unit = out[n].other = out[n].target = -1;
     n++;
-    n = htl_legal_fire(s, sc, out, n, cap); /* a dragoon's fire after its move first */
-    n = htl_legal_moves(s, sc, out, n, cap);
-    n = htl_legal_close(s, sc, out, n, cap);
-    n = htl_legal_rally(s, sc, out, n, cap);
+    if (s->ap < 1 && s->free_fire < 0)
+        return n;   /* nothing but the end of the turn costs nothing */
+    htl_occ o;      /* built once, read by every generator */
+    htl_occ_build(&o, s, sc);
+    n = htl_legal_fire(s, sc, &o, out, n, cap); /* a dragoon's fire after its move first */
+    n = htl_legal_moves(s, sc, &o, out, n, cap);
+    n = htl_legal_close(s, sc, &o, out, n, cap);
+    n = htl_legal_rally(s, sc, &o, out, n, cap);
     return n;
 }
 

@@ -101,9 +101,16 @@ typedef struct htl_state {
 
 _Static_assert(sizeof(htl_state) <= 4096, "HtL state must stay within 4 KiB");
 
-/* Who stands in each hex: a unit index per hex-limit class, -1 for none. */
+/* Who stands in one hex: a unit index per hex-limit class, -1 for none. */
+typedef struct htl_occ_hex {
+    int16_t foot, art, leader, vp;
+} htl_occ_hex;
+
+/* Who stands in each hex. Built once per legal() call (htl_occ_build: one
+ * pass over the units) and handed to every generator; never kept in the
+ * state, so it can never disagree with it. */
 typedef struct htl_occ {
-    int16_t foot[HTL_MAX_HEX], art[HTL_MAX_HEX], leader[HTL_MAX_HEX], vp[HTL_MAX_HEX];
+    htl_occ_hex h[HTL_MAX_HEX];
 } htl_occ;
 
 /* Optional rule 11.n is on (option bit n - 1). */
@@ -119,22 +126,82 @@ typedef struct htl_terrain_fx {
     uint8_t blocks_los;   /* HtL 8.3 */
     const char *combat_why, *morale_why;
 } htl_terrain_fx;
-const htl_terrain_fx *htl_terrain(const mk_scenario *sc, int hex);
-bool htl_stops(const htl_state *s, const mk_scenario *sc, int hex);
+extern const htl_terrain_fx htl_terrain_table[HT_COUNT];
+/* The effects of the terrain in hex (clear for an unknown index). */
+static inline const htl_terrain_fx *htl_terrain(const mk_scenario *sc, int hex)
+{
+    if (hex < 0 || hex >= mk_grid_size(&sc->map.grid))
+        return &htl_terrain_table[HT_CLEAR];
+    int t = sc->map.terrain[hex];
+    return t < HT_COUNT ? &htl_terrain_table[t] : &htl_terrain_table[HT_CLEAR];
+}
+/* Must a unit stop on entering hex (HtL 2.2.1)? Optional 11.10: hills do
+ * not stop movement. */
+static inline bool htl_stops(const htl_state *s, const mk_scenario *sc, int hex)
+{
+    if (HTL_OPT(s, 10) && sc->map.terrain[hex] == HT_HILL)
+        return false;
+    return htl_terrain(sc, hex)->stop != 0;
+}
+
+/* The neighbours of on-map hex h in direction order, -1 off the map: the
+ * same as mk_hex_neighbors (core/hex.c; tests/test_ai.c checks that they
+ * agree on every hex of both layouts), inlined for move generation. */
+static inline void htl_neighbors(const mk_grid *g, int h, int16_t out[6])
+{
+    static const int8_t step[2][2][6][2] = {
+        {{{1, 0}, {0, 1}, {-1, 1}, {-1, 0}, {-1, -1}, {0, -1}},
+         {{1, 0}, {1, 1}, {0, 1}, {-1, 0}, {0, -1}, {1, -1}}},
+        {{{1, -1}, {1, 0}, {0, 1}, {-1, 0}, {-1, -1}, {0, -1}},
+         {{1, 0}, {1, 1}, {0, 1}, {-1, 1}, {-1, 0}, {0, -1}}},
+    };
+    int cols = g->cols, rows = g->rows, col = h % cols, row = h / cols;
+    int flat = g->orient != MK_POINTY, line = flat ? col : row;
+    int shifted = (line & 1) == (g->shifted_even ? 1 : 0);
+    const int8_t(*d)[2] = step[flat][shifted];
+    for (int i = 0; i < 6; i++) {
+        int c = col + d[i][0], r = row + d[i][1];
+        out[i] = (int16_t)(c < 0 || r < 0 || c >= cols || r >= rows ? -1 : r * cols + c);
+    }
+}
 int htl_attack_mod(const htl_state *s, const mk_scenario *sc, int attacker, int hex, bool close,
                    const char **why);
 
 /* units.c */
 extern const char *const htl_kind_names[HK_COUNT];
-int htl_move_rate(int kind);
+/* Hexes per move: HtL 3.4.1 regular 1, 3.4.2 elite 1, 3.4.3 light 2,
+ * 3.4.4 militia 1, 3.4.5 dragoon 3, 3.4.6 artillery 1, 3.4.7 leader 3
+ * (9.1), 3.4.8 VP counters never move. */
+static inline int htl_move_rate(int kind)
+{
+    static const int8_t rate[HK_COUNT] = {1, 1, 2, 1, 3, 1, 3, 0};
+    return kind >= 0 && kind < HK_COUNT ? rate[kind] : 0;
+}
 int htl_fire_range(int kind);
 int htl_hit_number(int kind, int range);   /* 0 = cannot; range 0 = close combat */
-int htl_slot(int kind);
-bool htl_is_combat(int kind);               /* not a leader or VP counter */
-bool htl_is_infantry(int kind);
+/* HtL 4.3: one infantry-type or dragoon unit, one artillery, one leader per
+ * hex; 4.3.1: one VP counter. */
+static inline int htl_slot(int kind)
+{
+    return kind == HK_ARTILLERY ? HS_ART : kind == HK_LEADER ? HS_LEADER
+                                         : kind == HK_VP     ? HS_VP
+                                                             : HS_FOOT;
+}
+/* Not a leader or VP counter. */
+static inline bool htl_is_combat(int kind) { return kind >= 0 && kind < HK_LEADER; }
+static inline bool htl_is_infantry(int kind) { return kind >= HK_REGULAR && kind <= HK_MILITIA; }
 int htl_kind(const mk_scenario *sc, int u);
 int htl_side(const mk_scenario *sc, int u);
 void htl_occ_build(htl_occ *o, const htl_state *s, const mk_scenario *sc);
+/* Does the occupancy o show a combat unit of the side opposed to `side`
+ * in hex (the same answer as htl_enemy_combat_in)? */
+static inline bool htl_occ_enemy_combat(const htl_occ *o, const mk_scenario *sc, int hex,
+                                        int side)
+{
+    const htl_occ_hex *x = &o->h[hex];
+    return (x->foot >= 0 && sc->units[x->foot].side != side) ||
+           (x->art >= 0 && sc->units[x->art].side != side);
+}
 int htl_enemy_combat_in(const htl_state *s, const mk_scenario *sc, int hex, int side);
 int htl_combat_units_in(const htl_state *s, const mk_scenario *sc, int hex, int side, int *out);
 int htl_leader_in(const htl_state *s, const mk_scenario *sc, int hex, int side);
@@ -155,15 +222,18 @@ typedef struct htl_reach {
 void htl_reach_find(const htl_state *s, const mk_scenario *sc, const htl_occ *o, int unit,
                     int leader, int maxlen, htl_reach *r);
 int htl_leader_with(const htl_state *s, const mk_scenario *sc, int unit);
-int htl_legal_moves(const htl_state *s, const mk_scenario *sc, mk_action *out, int n, int cap);
+int htl_legal_moves(const htl_state *s, const mk_scenario *sc, const htl_occ *o, mk_action *out,
+                    int n, int cap);
 int htl_apply_move(htl_state *s, const mk_scenario *sc, const mk_action *a, mk_events *ev,
                    mk_error *err);
 void htl_enter_hex(htl_state *s, const mk_scenario *sc, int unit, int hex, mk_events *ev);
 
 /* fire.c */
 bool htl_los(const htl_state *s, const mk_scenario *sc, int from, int to);
+bool htl_los_occ(const mk_scenario *sc, const htl_occ *o, int from, int to);
 int htl_fire_need(const htl_state *s, const mk_scenario *sc, int unit, int target, int *range);
-int htl_legal_fire(const htl_state *s, const mk_scenario *sc, mk_action *out, int n, int cap);
+int htl_legal_fire(const htl_state *s, const mk_scenario *sc, const htl_occ *o, mk_action *out,
+                   int n, int cap);
 int htl_apply_fire(htl_state *s, const mk_scenario *sc, const mk_action *a, mk_events *ev,
                    mk_error *err);
 int htl_hits_step(htl_state *s, const mk_scenario *sc, mk_events *ev);
@@ -176,7 +246,8 @@ int htl_roll_attack(htl_state *s, const mk_scenario *sc, int attacker, int hex, 
 int htl_flank(const htl_state *s, const mk_scenario *sc, int attacker, int hex);
 
 /* close_combat.c */
-int htl_legal_close(const htl_state *s, const mk_scenario *sc, mk_action *out, int n, int cap);
+int htl_legal_close(const htl_state *s, const mk_scenario *sc, const htl_occ *o, mk_action *out,
+                    int n, int cap);
 int htl_apply_close(htl_state *s, const mk_scenario *sc, const mk_action *a, mk_events *ev,
                     mk_error *err);
 void htl_combat_run(htl_state *s, const mk_scenario *sc, mk_events *ev);
@@ -193,7 +264,8 @@ void htl_leader_casualty(htl_state *s, const mk_scenario *sc, int leader, int ch
                          mk_events *ev);
 int htl_escape_options(const htl_state *s, const mk_scenario *sc, int leader, int16_t *out);
 int htl_leader_step(htl_state *s, const mk_scenario *sc, mk_events *ev);
-int htl_legal_rally(const htl_state *s, const mk_scenario *sc, mk_action *out, int n, int cap);
+int htl_legal_rally(const htl_state *s, const mk_scenario *sc, const htl_occ *o, mk_action *out,
+                    int n, int cap);
 int htl_apply_rally(htl_state *s, const mk_scenario *sc, const mk_action *a, mk_events *ev,
                     mk_error *err);
 

@@ -134,23 +134,27 @@ static const char *rally_refusal(const htl_state *s, const mk_scenario *sc, int 
     return NULL;
 }
 
-int htl_legal_rally(const htl_state *s, const mk_scenario *sc, mk_action *out, int n, int cap)
+/* Appends every legal rally (o: the occupancy of s). Only an infantry-type
+ * or dragoon unit can be rallied, and that is the hex's foot occupant. */
+int htl_legal_rally(const htl_state *s, const mk_scenario *sc, const htl_occ *o, mk_action *out,
+                    int n, int cap)
 {
+    if (s->ap < 1)
+        return n;
     for (int L = 0; L < s->nunits && n < cap; L++) {
         if (sc->units[L].kind != HK_LEADER || sc->units[L].side != s->active ||
             s->u[L].hex < 0)
             continue;
-        for (int u = 0; u < s->nunits && n < cap; u++) {
-            if (u == L || s->u[u].hex != s->u[L].hex || rally_refusal(s, sc, L, u))
-                continue;
-            mk_action *a = &out[n++];
-            memset(a, 0, sizeof *a);
-            a->type = HA_RALLY;
-            a->unit = (int16_t)u;
-            a->other = (int16_t)L;
-            a->target = -1;
-            a->cost = 1;
-        }
+        int u = o->h[s->u[L].hex].foot;
+        if (u < 0 || rally_refusal(s, sc, L, u))
+            continue;
+        mk_action *a = &out[n++];
+        memset(a, 0, sizeof *a);
+        a->type = HA_RALLY;
+        a->unit = (int16_t)u;
+        a->other = (int16_t)L;
+        a->target = -1;
+        a->cost = 1;
     }
     return n;
 }

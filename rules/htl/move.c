@@ -12,14 +12,14 @@
  * (a lone enemy leader does not stop or block a combat unit) and 9.1
  * (a leader alone passes friendly units; we let it enter no hex that holds
  * any enemy piece). */
-static bool can_pass(const htl_state *s, const mk_scenario *sc, const htl_occ *o, int unit,
-                     int leader, int h, bool *can_end)
+static bool can_pass(const mk_scenario *sc, const htl_occ_hex *x, int unit, int leader, int h,
+                     bool *can_end)
 {
     int side = sc->units[unit].side, kind = sc->units[unit].kind;
     *can_end = false;
     if (htl_terrain(sc, h)->impassable)
         return false;
-    int foot = o->foot[h], art = o->art[h], ld = o->leader[h], vp = o->vp[h];
+    int foot = x->foot, art = x->art, ld = x->leader, vp = x->vp;
     if (kind == HK_LEADER) {
         /* HtL 9.1: through friendly units; never into an enemy piece */
         if ((foot >= 0 && sc->units[foot].side != side) ||
@@ -43,33 +43,37 @@ static bool can_pass(const htl_state *s, const mk_scenario *sc, const htl_occ *o
 /* Breadth-first search of the hexes `unit` (with `leader`, or -1) can reach
  * in at most maxlen steps, stopping on stop terrain (HtL 2.2.1, 2.3.3-2.3.9).
  * r->hex[0] is the start; every other node records its parent (a shortest
- * legal path) and whether the move may end there. */
+ * legal path) and whether the move may end there. Neighbours are taken in
+ * direction order, so the path to each hex is the same from call to call. */
 void htl_reach_find(const htl_state *s, const mk_scenario *sc, const htl_occ *o, int unit,
                     int leader, int maxlen, htl_reach *r)
 {
     const mk_grid *g = &sc->map.grid;
+    uint8_t seen[HTL_MAX_HEX];
+    int size = mk_grid_size(g);
+    memset(seen, 0, (size_t)(size < HTL_MAX_HEX ? size : HTL_MAX_HEX));
     r->n = 1;
     r->hex[0] = s->u[unit].hex;
     r->parent[0] = -1;
     r->depth[0] = 0;
     r->can_end[0] = 0;
+    seen[r->hex[0]] = 1;
     for (int i = 0; i < r->n; i++) {
         if (r->depth[i] >= maxlen)
             continue;
         if (i > 0 && htl_stops(s, sc, r->hex[i]))
             continue;
-        mk_hex nb[6];
-        mk_hex_neighbors(g, r->hex[i], nb);
+        int16_t nb[6];
+        htl_neighbors(g, r->hex[i], nb);
         for (int d = 0; d < 6; d++) {
-            if (nb[d] == MK_NO_HEX)
+            int h = nb[d];
+            if (h < 0 || seen[h])
                 continue;
-            bool seen = false;
-            for (int j = 0; j < r->n && !seen; j++)
-                seen = r->hex[j] == nb[d];
             bool end;
-            if (seen || !can_pass(s, sc, o, unit, leader, nb[d], &end) || r->n >= HTL_MAX_REACH)
+            if (!can_pass(sc, &o->h[h], unit, leader, h, &end) || r->n >= HTL_MAX_REACH)
                 continue;
-            r->hex[r->n] = nb[d];
+            seen[h] = 1;
+            r->hex[r->n] = (int16_t)h;
             r->parent[r->n] = (int16_t)i;
             r->depth[r->n] = (int8_t)(r->depth[i] + 1);
             r->can_end[r->n] = end;
@@ -92,23 +96,27 @@ int htl_leader_with(const htl_state *s, const mk_scenario *sc, int unit)
     return -1;
 }
 
-static void add_path(const htl_reach *r, int node, mk_action *a)
+/* The leader that may move with `unit` (as htl_leader_with), read from the
+ * occupancy: at most one leader stands in a hex (HtL 4.3), and an enemy
+ * leader never shares a hex with a combat unit (HtL 7.3). */
+static int leader_with_occ(const htl_state *s, const mk_scenario *sc, const htl_occ *o, int unit)
 {
-    int16_t rev[MK_PATH_MAX];
-    int n = 0;
-    for (int i = node; i > 0 && n < MK_PATH_MAX; i = r->parent[i])
-        rev[n++] = r->hex[i];
-    a->npath = (uint8_t)n;
-    for (int i = 0; i < n; i++)
-        a->path[i] = rev[n - 1 - i];
-    a->target = a->path[n - 1];
+    const htl_unit *u = &s->u[unit];
+    if (u->hex < 0 || u->start != u->hex || !htl_is_combat(sc->units[unit].kind))
+        return -1;
+    int i = o->h[u->hex].leader;
+    if (i >= 0 && sc->units[i].side == sc->units[unit].side && s->u[i].start == u->hex &&
+        !(s->u[i].flags & HU_ACTED))
+        return i;
+    return -1;
 }
 
 static int list_reach(const htl_reach *r, int unit, int leader, int minlen, int maxlen, int cost,
                       mk_action *out, int n, int cap)
 {
     for (int i = 1; i < r->n && n < cap; i++) {
-        if (!r->can_end[i] || r->depth[i] < minlen || r->depth[i] > maxlen)
+        int depth = r->depth[i];
+        if (!r->can_end[i] || depth < minlen || depth > maxlen)
             continue;
         mk_action *a = &out[n++];
         memset(a, 0, sizeof *a);
@@ -116,7 +124,12 @@ static int list_reach(const htl_reach *r, int unit, int leader, int minlen, int 
         a->unit = (int16_t)unit;
         a->other = (int16_t)leader;
         a->cost = (uint8_t)cost;
-        add_path(r, i, a);
+        /* the path: the parents back to the start, written from the end */
+        int np = depth < MK_PATH_MAX ? depth : MK_PATH_MAX, k = np;
+        for (int j = i; j > 0 && k > 0; j = r->parent[j])
+            a->path[--k] = r->hex[j];
+        a->npath = (uint8_t)np;
+        a->target = a->path[np - 1];
     }
     return n;
 }
@@ -124,27 +137,27 @@ static int list_reach(const htl_reach *r, int unit, int leader, int minlen, int 
 /* Appends every legal move of the active side to out[n..cap): one action
  * per reachable end hex (a shortest legal path), alone and, where a leader
  * may go along, with the leader at 1 AP or with the bonus hex at 2 AP
- * (HtL 6.2.4, 9.1.2). Returns the new count. */
-int htl_legal_moves(const htl_state *s, const mk_scenario *sc, mk_action *out, int n, int cap)
+ * (HtL 6.2.4, 9.1.2). o: the occupancy of s. Returns the new count. */
+int htl_legal_moves(const htl_state *s, const mk_scenario *sc, const htl_occ *o, mk_action *out,
+                    int n, int cap)
 {
     if (s->ap < 1)
         return n;
-    htl_occ o;
-    htl_occ_build(&o, s, sc);
     htl_reach r;
+    int active = s->active;
     for (int u = 0; u < s->nunits && n < cap; u++) {
         int kind = sc->units[u].kind, rate = htl_move_rate(kind);
-        if (sc->units[u].side != s->active || s->u[u].hex < 0 || rate == 0 ||
+        if (sc->units[u].side != active || s->u[u].hex < 0 || rate == 0 ||
             (s->u[u].flags & HU_ACTED))
             continue;
-        htl_reach_find(s, sc, &o, u, -1, rate, &r);
+        int ld = kind == HK_LEADER ? -1 : leader_with_occ(s, sc, o, u);
+        /* HtL 9.1.2: no bonus hex for artillery */
+        int bonus = ld >= 0 && kind != HK_ARTILLERY && s->ap >= 2 ? 1 : 0;
+        htl_reach_find(s, sc, o, u, -1, rate, &r);
         n = list_reach(&r, u, -1, 1, rate, 1, out, n, cap);
-        int ld = kind == HK_LEADER ? -1 : htl_leader_with(s, sc, u);
         if (ld < 0)
             continue;
-        /* HtL 9.1.2: no bonus hex for artillery */
-        int bonus = kind != HK_ARTILLERY && s->ap >= 2 ? 1 : 0;
-        htl_reach_find(s, sc, &o, u, ld, rate + bonus, &r);
+        htl_reach_find(s, sc, o, u, ld, rate + bonus, &r);
         n = list_reach(&r, u, ld, 1, rate, 1, out, n, cap);
         if (bonus)
             n = list_reach(&r, u, ld, rate + 1, rate + 1, 2, out, n, cap);
@@ -153,10 +166,10 @@ int htl_legal_moves(const htl_state *s, const mk_scenario *sc, mk_action *out, i
     if (HTL_OPT(s, 8) && s->ap >= 2)
         for (int u = 0; u < s->nunits && n < cap; u++) {
             int kind = sc->units[u].kind, rate = htl_move_rate(kind), n0 = n;
-            if (sc->units[u].side != s->active || s->u[u].hex < 0 || !htl_is_infantry(kind) ||
+            if (sc->units[u].side != active || s->u[u].hex < 0 || !htl_is_infantry(kind) ||
                 (s->u[u].flags & HU_ACTED))
                 continue;
-            htl_reach_find(s, sc, &o, u, -1, rate + 1, &r);
+            htl_reach_find(s, sc, o, u, -1, rate + 1, &r);
             n = list_reach(&r, u, -1, rate + 1, rate + 1, 2, out, n, cap);
             for (int i = n0; i < n; i++)
                 out[i].type = HA_FORCE;
@@ -241,6 +254,8 @@ int htl_apply_move(htl_state *s, const mk_scenario *sc, const mk_action *a, mk_e
         int h = a->path[i];
         char lb[MK_HEX_LABEL_MAX];
         bool end;
+        /* labels are written only on the way to an error: legal moves
+         * format nothing (the AI applies millions of them) */
         if (h < 0 || h >= mk_grid_size(g) || !mk_hex_adjacent(g, (mk_hex)prev, (mk_hex)h)) {
             char pb[MK_HEX_LABEL_MAX], hb[MK_HEX_LABEL_MAX];
             mk_hex_label(g, (mk_hex)prev, pb);
@@ -252,21 +267,26 @@ int htl_apply_move(htl_state *s, const mk_scenario *sc, const mk_action *a, mk_e
                                 "HtL 7.1: a move goes from hex to adjacent hex (%s to %s is not)",
                                 pb, hb);
         }
-        mk_hex_label(g, (mk_hex)h, lb);
-        if (!can_pass(s, sc, &o, u, ld, h, &end))
+        if (!can_pass(sc, &o.h[h], u, ld, h, &end)) {
+            mk_hex_label(g, (mk_hex)h, lb);
             return mk_error_set(err, "illegal_action",
                                 htl_terrain(sc, h)->impassable
                                     ? "HtL 2.3.2: %s is impassable"
                                     : "HtL 4.3, 6.2.6, 7.2: %s cannot enter %s (hex limits or enemy units)",
                                 htl_terrain(sc, h)->impassable ? lb : id, lb);
-        if (i + 1 < a->npath && htl_stops(s, sc, h))
+        }
+        if (i + 1 < a->npath && htl_stops(s, sc, h)) {
+            mk_hex_label(g, (mk_hex)h, lb);
             return mk_error_set(err, "illegal_action",
                                 "HtL 2.2.1: %s must stop on entering %s (%s)", id, lb,
                                 htl_terrain_names[sc->map.terrain[h]]);
-        if (i + 1 == a->npath && !end)
+        }
+        if (i + 1 == a->npath && !end) {
+            mk_hex_label(g, (mk_hex)h, lb);
             return mk_error_set(err, "illegal_action",
                                 "HtL 4.3: leaders may not end in the same hex as another leader (%s)",
                                 lb);
+        }
         if (h == s->u[u].hex)
             return mk_error_set(err, "illegal_action", "HtL 7.1: a move must leave its hex");
         prev = h;
@@ -298,7 +318,7 @@ int htl_apply_move(htl_state *s, const mk_scenario *sc, const mk_action *a, mk_e
         if (!e->passed) {
             bool end;
             len = rate;
-            if (!can_pass(s, sc, &o, u, -1, a->path[len - 1], &end) || !end)
+            if (!can_pass(sc, &o.h[a->path[len - 1]], u, -1, a->path[len - 1], &end) || !end)
                 len = 0;
         } else {
             fatigue = HTL_OPT(s, 9);

@@ -37,15 +37,15 @@ static int candidates(const htl_state *s, const mk_scenario *sc, const htl_occ *
         int h = nb[d];
         if (h == MK_NO_HEX || htl_terrain(sc, h)->impassable)
             continue;
-        if ((o->foot[h] >= 0 && sc->units[o->foot[h]].side != side) ||
-            (o->art[h] >= 0 && sc->units[o->art[h]].side != side))
+        if ((o->h[h].foot >= 0 && sc->units[o->h[h].foot].side != side) ||
+            (o->h[h].art >= 0 && sc->units[o->h[h].art].side != side))
             continue; /* enemy units block (HtL 8.5.2) */
         if (!towards_home(sc, side, from, h, ah))
             continue;
         int dh = mk_hex_distance(g, (mk_hex)h, (mk_hex)ah);
         if (dh < dfrom)
             continue; /* never closer to the attacker (HtL 8.5.1) */
-        int mine = slot == HS_ART ? o->art[h] : o->foot[h];
+        int mine = slot == HS_ART ? o->h[h].art : o->h[h].foot;
         int disp = 0;
         if (mine >= 0 && mine != unit) {
             int16_t tmp[6];

@@ -12,7 +12,7 @@ const char *const htl_terrain_names[HT_COUNT] = {
  * (HtL 2.2.1, 8.2.1, 8.4.3); morale: added to the defender's MP for the
  * close-combat retreat check (HtL 8.4.2, 8.4.4); stop: a unit entering must
  * stop (HtL 2.2.1 Movement); impassable; blocks_los (HtL 8.3). */
-static const htl_terrain_fx fx[HT_COUNT] = {
+const htl_terrain_fx htl_terrain_table[HT_COUNT] = {
     /* HtL 2.3.1 Clear: no effect */
     [HT_CLEAR] = {0, 0, 0, 0, 0, NULL, NULL},
     /* HtL 2.3.2 Swamp: impassable (no unit can stand there to be attacked) */
@@ -41,23 +41,7 @@ static const htl_terrain_fx fx[HT_COUNT] = {
                          "defender in entrenchment (HtL 2.3.9)"},
 };
 
-/* The effects of the terrain in hex (clear for an unknown index). */
-const htl_terrain_fx *htl_terrain(const mk_scenario *sc, int hex)
-{
-    if (hex < 0 || hex >= mk_grid_size(&sc->map.grid))
-        return &fx[HT_CLEAR];
-    int t = sc->map.terrain[hex];
-    return t < HT_COUNT ? &fx[t] : &fx[HT_CLEAR];
-}
-
-/* Must a unit stop on entering hex (HtL 2.2.1)? Optional 11.10: hills do
- * not stop movement. */
-bool htl_stops(const htl_state *s, const mk_scenario *sc, int hex)
-{
-    if (HTL_OPT(s, 10) && sc->map.terrain[hex] == HT_HILL)
-        return false;
-    return htl_terrain(sc, hex)->stop != 0;
-}
+/* htl_terrain and htl_stops are inline in htl_int.h (move generation). */
 
 /* The modifier added to each attack die against hex (HtL 2.2.1, 8.2.1,
  * 8.4.3), and why. Optional 11.5: artillery firing into forest gets -2

@@ -1,21 +1,13 @@
 /* units.c - Hold the Line unit types (HtL 3.4): movement rates, ranges and
  * hit numbers (the 8.2.1 / 8.2.3 charts), and the unit hex limits (HtL 4.3). */
 #include <stdio.h>
+#include <string.h>
 
 #include "htl_int.h"
 
 const char *const htl_kind_names[HK_COUNT] = {
     "regular", "elite", "light", "militia", "dragoon", "artillery", "leader", "vp",
 };
-
-/* Hexes per move: HtL 3.4.1 regular 1, 3.4.2 elite 1, 3.4.3 light 2,
- * 3.4.4 militia 1, 3.4.5 dragoon 3, 3.4.6 artillery 1, 3.4.7 leader 3
- * (9.1), 3.4.8 VP counters never move. */
-int htl_move_rate(int kind)
-{
-    static const int8_t rate[HK_COUNT] = {1, 1, 2, 1, 3, 1, 3, 0};
-    return kind >= 0 && kind < HK_COUNT ? rate[kind] : 0;
-}
 
 /* HtL 8.2.3 Range and Firepower Chart: infantry 2, dragoons 1, artillery 3. */
 int htl_fire_range(int kind)
@@ -45,39 +37,24 @@ int htl_hit_number(int kind, int range)
     return 0;
 }
 
-/* HtL 4.3: one infantry-type or dragoon unit, one artillery, one leader per
- * hex; 4.3.1: one VP counter. */
-int htl_slot(int kind)
-{
-    if (kind == HK_ARTILLERY)
-        return HS_ART;
-    if (kind == HK_LEADER)
-        return HS_LEADER;
-    if (kind == HK_VP)
-        return HS_VP;
-    return HS_FOOT;
-}
-
-bool htl_is_combat(int kind) { return kind >= 0 && kind < HK_LEADER; }
-bool htl_is_infantry(int kind) { return kind >= HK_REGULAR && kind <= HK_MILITIA; }
 int htl_kind(const mk_scenario *sc, int u) { return sc->units[u].kind; }
 int htl_side(const mk_scenario *sc, int u) { return sc->units[u].side; }
 
-/* Fills o with the occupant of each hex, per hex-limit class. */
+/* Fills o with the occupant of each hex, per hex-limit class (one pass over
+ * the units; -1 bytes make every index -1). */
 void htl_occ_build(htl_occ *o, const htl_state *s, const mk_scenario *sc)
 {
     int n = mk_grid_size(&sc->map.grid);
-    for (int h = 0; h < n && h < HTL_MAX_HEX; h++)
-        o->foot[h] = o->art[h] = o->leader[h] = o->vp[h] = -1;
+    memset(o->h, 0xff, sizeof o->h[0] * (size_t)(n < HTL_MAX_HEX ? n : HTL_MAX_HEX));
     for (int i = 0; i < s->nunits; i++) {
         int h = s->u[i].hex;
         if (h < 0)
             continue;
         switch (htl_slot(sc->units[i].kind)) {
-        case HS_FOOT: o->foot[h] = (int16_t)i; break;
-        case HS_ART: o->art[h] = (int16_t)i; break;
-        case HS_LEADER: o->leader[h] = (int16_t)i; break;
-        default: o->vp[h] = (int16_t)i; break;
+        case HS_FOOT: o->h[h].foot = (int16_t)i; break;
+        case HS_ART: o->h[h].art = (int16_t)i; break;
+        case HS_LEADER: o->h[h].leader = (int16_t)i; break;
+        default: o->h[h].vp = (int16_t)i; break;
         }
     }
 }
