@@ -42,7 +42,10 @@
 #define MAX_DEPTH 160          /* tree depth in actions */
 #define SET_SIZE 4096          /* hash set of legal actions, > 2 * MK_MAX_ACTIONS */
 #define PW_C 2.0               /* progressive widening constant */
-#define ROOT_SAMPLES 2         /* dice samples of the one-ply ordering at the root */
+#define ROOT_SAMPLES 4         /* dice samples of the one-ply ordering at the root */
+#define EXPAND_K 4             /* untried actions looked at per expansion below the root */
+#define ROLLOUT_K 3            /* random actions looked at per rollout step */
+#define PRIOR_N 8.0            /* a root child's one-ply value counts as this many visits */
 #define NODES_PER_MS 400       /* pool size for a time budget */
 #define POOL_MAX (1 << 22)
 
@@ -54,6 +57,7 @@ typedef struct node {
     int32_t first, next;     /* first child, next sibling; -1: none */
     uint32_t visits, avail;
     float sum;
+    float prior;             /* children of the root: the one-ply value, worth PRIOR_N visits */
     int16_t root_index;      /* children of the root: index in the root's action list */
     int8_t mover;
 } node;
@@ -70,6 +74,7 @@ typedef struct root_info {
     const mk_scenario *sc;
     const void *st;
     mk_action acts[MK_MAX_ACTIONS];   /* in one-ply order, best first */
+    double prior[MK_MAX_ACTIONS];     /* their one-ply values */
     int n;
     int mover;
 } root_info;
@@ -84,6 +89,7 @@ typedef struct search {
     node *pool;
     int npool, cap;
     void *work;
+    void *cand, *best;       /* two more states: candidates of a guided choice */
     mk_action *acts;
     uint32_t *tried;
     set_entry *set;
@@ -145,6 +151,7 @@ static int new_node(search *s, int parent, const mk_action *a, int mover, int ro
     nd->first = -1;
     nd->visits = nd->avail = 0;
     nd->sum = 0;
+    nd->prior = 0;
     nd->root_index = (int16_t)root_index;
     nd->mover = (int8_t)mover;
     nd->next = s->pool[parent].first;
@@ -162,12 +169,56 @@ static double ucb(const node *c, double explore)
     return c->sum / c->visits + explore * sqrt(log(avail) / c->visits);
 }
 
+/* A root child: its one-ply value counts as PRIOR_N visits (so the search
+ * starts from greedy's opinion and needs evidence to overturn it). */
+static double ucb_root(const node *c, double explore)
+{
+    double avail = c->avail > 1 ? c->avail : 1, n = c->visits + PRIOR_N;
+    return (c->sum + PRIOR_N * c->prior) / n + explore * sqrt(log(avail) / n);
+}
+
 static int apply_quiet(const mk_ruleset *rs, const mk_scenario *sc, void *st, const mk_action *a)
 {
     mk_events sink;
     mk_error err;
     mk_events_init(&sink, NULL, 0);
     return rs->apply(st, sc, a, &sink, &err);
+}
+
+/* A guided choice: of up to k of acts[0..n-1] (those with tried[i] != gen
+ * when tried is not NULL), starting at a random index, the one whose
+ * result is best for `mover` by the evaluation, each applied to a copy of
+ * w with the dice w would roll. w becomes the best result. Returns the
+ * index chosen, or -1 (none could be applied; w unchanged). */
+static int guided(search *s, void *w, const mk_action *acts, int n, const uint32_t *tried,
+                  int mover, int k)
+{
+    const mk_ruleset *rs = s->root->rs;
+    const mk_scenario *sc = s->root->sc;
+    int start = (int)mk_rng_below(&s->rng, (uint32_t)n), pick = -1, looked = 0;
+    double best = -1e18;
+    for (int j = 0; j < n && looked < k; j++) {
+        int i = (start + j) % n;
+        if (tried && tried[i] == s->gen)
+            continue;
+        looked++;
+        memcpy(s->cand, w, rs->state_size);
+        if (apply_quiet(rs, sc, s->cand, &acts[i]) != 0)
+            continue;
+        double v = mk_ai_value0(rs, sc, s->cand);
+        if (mover)
+            v = -v;
+        if (v > best) {
+            best = v;
+            pick = i;
+            void *t = s->best;
+            s->best = s->cand;
+            s->cand = t;
+        }
+    }
+    if (pick >= 0)
+        memcpy(w, s->best, rs->state_size);
+    return pick;
 }
 
 /* One iteration: selection and expansion down the tree, a rollout, and
@@ -196,7 +247,7 @@ static void iterate(search *s)
                 node *ch = &s->pool[c];
                 ch->avail++;
                 nchild++;
-                double u = ucb(ch, explore);
+                double u = ucb_root(ch, explore);
                 if (u > best) {
                     best = u;
                     chosen = c;
@@ -206,6 +257,7 @@ static void iterate(search *s)
                 int c = new_node(s, 0, &ri->acts[nchild], ri->mover, (int)nchild);
                 if (c >= 0) {
                     s->pool[c].avail = 1;
+                    s->pool[c].prior = (float)ri->prior[nchild];
                     chosen = c;
                 }
             }
@@ -241,28 +293,18 @@ static void iterate(search *s)
             }
         }
         if (legal_children < (unsigned)n && legal_children < widen(nd->visits)) {
-            /* Expand an untried action, picked at random. */
-            int start = (int)mk_rng_below(&s->rng, (uint32_t)n), pick = -1;
-            for (int k = 0; k < n; k++) {
-                int i = (start + k) % n;
-                if (s->tried[i] != s->gen) {
-                    pick = i;
-                    break;
+            /* Expand an untried action: the best of a few picked at
+             * random, by the evaluation after it (w is then its result). */
+            if (s->npool < s->cap || chosen < 0) {
+                int pick = guided(s, w, s->acts, n, s->tried, mover, EXPAND_K);
+                if (pick < 0)
+                    return;
+                int c = new_node(s, cur, &s->acts[pick], mover, -1);
+                if (c >= 0) {
+                    s->pool[c].avail = 1;
+                    path[depth++] = c;
                 }
-            }
-            int c = pick >= 0 ? new_node(s, cur, &s->acts[pick], mover, -1) : -1;
-            if (c >= 0) {
-                s->pool[c].avail = 1;
-                if (apply_quiet(rs, sc, w, &s->acts[pick]) != 0)
-                    return;
-                path[depth++] = c;
-                break;
-            }
-            if (pick >= 0 && chosen < 0) {
-                /* The pool is full: go on without a node. */
-                if (apply_quiet(rs, sc, w, &s->acts[pick]) != 0)
-                    return;
-                break;
+                break;   /* a new node, or (the pool is full) none: roll out */
             }
         }
         if (chosen < 0)
@@ -273,12 +315,13 @@ static void iterate(search *s)
         cur = chosen;
     }
 
-    /* Rollout: random actions to the cut-off, then the evaluation. */
+    /* Rollout: to the cut-off, each step the best of ROLLOUT_K random
+     * actions by the evaluation, then the evaluation. */
     for (int d = 0; d < s->cfg->rollout_depth && !rs->over(w); d++) {
         int n = rs->legal(w, sc, s->acts, MK_MAX_ACTIONS);
         if (n <= 0)
             break;
-        if (apply_quiet(rs, sc, w, &s->acts[mk_rng_below(&s->rng, (uint32_t)n)]) != 0)
+        if (guided(s, w, s->acts, n, NULL, rs->to_move(w), ROLLOUT_K) < 0)
             return;
     }
     double v0 = mk_ai_value0(rs, sc, w);
@@ -296,10 +339,12 @@ static void *search_run(void *p)
     const mk_ruleset *rs = s->root->rs;
     s->pool = malloc(sizeof *s->pool * (size_t)s->cap);
     s->work = malloc(rs->state_size);
+    s->cand = malloc(rs->state_size);
+    s->best = malloc(rs->state_size);
     s->acts = malloc(sizeof *s->acts * MK_MAX_ACTIONS);
     s->tried = calloc(MK_MAX_ACTIONS, sizeof *s->tried);
     s->set = calloc(SET_SIZE, sizeof *s->set);
-    if (!s->pool || !s->work || !s->acts || !s->tried || !s->set) {
+    if (!s->pool || !s->work || !s->cand || !s->best || !s->acts || !s->tried || !s->set) {
         s->failed = 1;
         return NULL;
     }
@@ -320,6 +365,8 @@ static void search_free(search *s)
 {
     free(s->pool);
     free(s->work);
+    free(s->cand);
+    free(s->best);
     free(s->acts);
     free(s->tried);
     free(s->set);
@@ -379,8 +426,10 @@ int mk_ai_mcts(const mk_ruleset *rs, const mk_scenario *sc, const void *st,
     for (int i = 0; i < n; i++)
         ord[i] = (ordered){values[i], mk_rng_next(&rng), i};
     qsort(ord, (size_t)n, sizeof *ord, by_value);
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++) {
         ri->acts[i] = acts[ord[i].idx];
+        ri->prior[i] = values[ord[i].idx] < -1 ? -1 : values[ord[i].idx];
+    }
 
     long total = cfg->budget_ms > 0 ? 0
                  : cfg->iterations > 0 ? cfg->iterations : MK_MCTS_DEFAULT_ITERATIONS;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ai/ai.h"
+#include "campaign.h"
 #include "cli.h"
 #include "sim.h"
 #include "core/catalog.h"
@@ -27,6 +28,7 @@ static const char usage[] =
     "  replay FILE          replay a game record and check its final hash\n"
     "  engine               speak the engine protocol (JSON lines) on stdin/stdout\n"
     "  sim SCENARIO -n N --a ENGINE --b ENGINE   AI against AI: win rates, charts\n"
+    "  campaign CAMPAIGN    play a Hold the Line campaign (musket campaign --list)\n"
     "  serve                the web page and HTTP API (musket serve --help)\n"
     "  help [COMMAND]       this text, or a command's own help\n"
     "\n"
@@ -223,6 +225,7 @@ int main(int argc, char **argv)
         return cmd_replay(argc, argv);
     if (strcmp(cmd, "engine") == 0)
         return cmd_engine(argc, argv);
+    if (strcmp(cmd, "campaign") == 0) return mk_cli_campaign(argc, argv);
     if (strcmp(cmd, "play") == 0)
         return mk_cli_play(argc, argv);
     if (strcmp(cmd, "serve") == 0) return mk_cli_serve(argc, argv);

@@ -1,6 +1,8 @@
 /* sim.c - `musket sim`: AI-against-AI studies. Parses the command line,
  * plays the games on worker threads (each plays whole games, ai/match.c),
  * shows progress, and writes the report, JSON, CSV and an SVG chart.
+ * Built with MUSKET_MPI (musket-mpi), the games are played across MPI
+ * ranks instead (sim_mpi.c) and rank 0 writes the same outputs.
  * No rule of any game lives here. */
 #define _POSIX_C_SOURCE 200809L
 #include "sim.h"
@@ -9,6 +11,7 @@
 #include <math.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,9 +21,13 @@
 #include "ai/match.h"
 #include "core/catalog.h"
 #include "rules/rules.h"
+#ifdef MUSKET_MPI
+#include "sim_mpi.h"
+#endif
 
 #define SIM_MAX_GAMES 1000000
 #define SIM_MAX_THREADS 64
+#define SIM_RANK_TIMEOUT 60   /* musket-mpi: seconds of silence before a rank is lost */
 
 static volatile sig_atomic_t interrupted;
 
@@ -102,6 +109,49 @@ static void progress(study *s, bool final)
     }
 }
 
+/* Plays game g of the study (any thread). */
+static int play_game(void *p, int g, mk_match_game *r, char *msg, size_t len)
+{
+    study *s = p;
+    mk_error err;
+    mk_error_clear(&err);
+    int rc = mk_match_play(s->rs, s->sc, s->options, s->cfg, s->seed, g, s->max_actions, r, &err);
+    if (rc != 0)
+        snprintf(msg, len, "game %d: %s", g, err.msg);
+    return rc;
+}
+
+/* A finished game, from any thread (or, under MPI, any rank). */
+static void record_game(void *p, const mk_match_game *r)
+{
+    study *s = p;
+    pthread_mutex_lock(&s->lock);
+    if (!s->done[r->number]) {
+        s->games[r->number] = *r;
+        s->done[r->number] = 1;
+        s->finished++;
+        if (r->winner < 0)
+            s->draws++;
+        else if (r->winner == r->a_side)
+            s->wins_a++;
+        else
+            s->wins_b++;
+        progress(s, false);
+    }
+    pthread_mutex_unlock(&s->lock);
+}
+
+/* A failed game (or rank): the first message is kept, the study stops. */
+static void record_failure(void *p, const char *msg)
+{
+    study *s = p;
+    pthread_mutex_lock(&s->lock);
+    if (!s->failed)
+        snprintf(s->error, sizeof s->error, "%s", msg);
+    s->failed = 1;
+    pthread_mutex_unlock(&s->lock);
+}
+
 static void *worker(void *p)
 {
     study *s = p;
@@ -112,28 +162,11 @@ static void *worker(void *p)
         if (g >= s->n)
             break;
         mk_match_game r;
-        mk_error err;
-        mk_error_clear(&err);
-        int rc = mk_match_play(s->rs, s->sc, s->options, s->cfg, s->seed, g, s->max_actions, &r,
-                               &err);
-        pthread_mutex_lock(&s->lock);
-        if (rc != 0) {
-            if (!s->failed)
-                snprintf(s->error, sizeof s->error, "game %d: %s", g, err.msg);
-            s->failed = 1;
-        } else {
-            s->games[g] = r;
-            s->done[g] = 1;
-            s->finished++;
-            if (r.winner < 0)
-                s->draws++;
-            else if (r.winner == r.a_side)
-                s->wins_a++;
-            else
-                s->wins_b++;
-            progress(s, false);
-        }
-        pthread_mutex_unlock(&s->lock);
+        char msg[256];
+        if (play_game(s, g, &r, msg, sizeof msg) != 0)
+            record_failure(s, msg);
+        else
+            record_game(s, &r);
     }
     return NULL;
 }
@@ -533,6 +566,22 @@ static void usage(FILE *f)
         "      --svg study.svg --json study.json\n",
         MK_MCTS_DEFAULT_ITERATIONS, MK_MCTS_ROLLOUT_DEPTH, MK_MCTS_C * 100,
         MK_MATCH_MAX_ACTIONS);
+#ifdef MUSKET_MPI
+    fprintf(f,
+        "\n"
+        "This is musket-mpi: under mpirun (or srun) the games are shared among the\n"
+        "ranks, rank 0 handing out game numbers on request and playing too, and\n"
+        "rank 0 writes the outputs, the same game by game as the one-process sim.\n"
+        "--threads T then plays T games at once on each rank. Ctrl-C on mpirun (or\n"
+        "a rank that dies) reports the games finished so far at once; SIGINT sent\n"
+        "to rank 0 alone lets the games in progress finish first.\n"
+        "  --rank-timeout S    a rank silent this long is lost: report, end (default %d)\n"
+        "example:\n"
+        "  mpirun -np 8 musket-mpi sim htl/trenton -n 1000 --a mcts --b greedy \\\n"
+        "      --iterations 2000 --csv study.csv\n"
+        "docs/sim-mpi.md: one machine, a hostfile, Slurm.\n",
+        SIM_RANK_TIMEOUT);
+#endif
 }
 
 static int parse_engine(const char *name, mk_ai_config *cfg)
@@ -557,47 +606,92 @@ static bool parse_long(const char *s, long lo, long hi, long *out)
     return true;
 }
 
-int mk_cli_sim(int argc, char **argv)
+/* Setup messages go to stderr, except on MPI ranks other than 0: they
+ * keep theirs (every rank parses the same command line, so rank 0 says it
+ * once) and print them only when rank 0's setup went through, as when a
+ * scenario file is missing on one host. */
+static bool hold_errors;
+static char held_error[512];
+
+static void errf(const char *fmt, ...)
 {
-    const char *scenario = NULL, *json_path = NULL, *csv_path = NULL, *svg_path = NULL;
+    va_list ap;
+    va_start(ap, fmt);
+    if (hold_errors) {
+        size_t k = strlen(held_error);
+        vsnprintf(held_error + k, sizeof held_error - k, fmt, ap);
+    } else {
+        vfprintf(stderr, fmt, ap);
+    }
+    va_end(ap);
+}
+
+typedef struct sim_args {
+    const char *json, *csv, *svg;
+    long threads, rank_timeout;
+} sim_args;
+
+#define SIM_HELP (-1)
+
+static void study_free(study *s)
+{
+    if (!s)
+        return;
+    free(s->games);
+    free(s->done);
+    if (s->sc)
+        mk_scenario_free(s->sc);
+    free(s);
+}
+
+/* Parses the command line and sets up the study. root: this process
+ * writes the outputs (and talks). Returns 0 with *out set, SIM_HELP once
+ * the help is shown, 2 for a usage error, 1 for a failure. */
+static int setup(int argc, char **argv, bool root, study **out, sim_args *o)
+{
+    const char *scenario = NULL;
     const char *eng[2] = {NULL, NULL};
     long rollout = -1, explore_pct = -1;
-    long n = 0, seed = 1, threads = 1, max_actions = MK_MATCH_MAX_ACTIONS, samples = 8;
+    long n = 0, seed = 1, max_actions = MK_MATCH_MAX_ACTIONS, samples = 8;
     long budget[2] = {-1, -1}, iters[2] = {-1, -1}, all_budget = -1, all_iters = -1;
     const char *option_ids[MK_MAX_OPTIONS];
     int noptions = 0;
     bool quiet = false;
+    memset(o, 0, sizeof *o);
+    o->threads = 1;
+    o->rank_timeout = SIM_RANK_TIMEOUT;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         long *target = NULL, lo = 0, hi = 0;
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            usage(stdout);
-            return 0;
+            if (root)
+                usage(stdout);
+            return SIM_HELP;
         } else if (strcmp(a, "--quiet") == 0) {
             quiet = true;
             continue;
         } else if (a[0] != '-') {
             if (scenario) {
-                fprintf(stderr, "musket sim: unexpected argument '%s'\n", a);
+                errf("musket sim: unexpected argument '%s'\n", a);
                 return 2;
             }
             scenario = a;
             continue;
         }
         if (!v) {
-            fprintf(stderr, "musket sim: %s needs a value (see musket sim --help)\n", a);
+            errf("musket sim: %s needs a value (see musket sim --help)\n", a);
             return 2;
         }
         i++;
         if (strcmp(a, "--a") == 0 || strcmp(a, "--b") == 0)
             eng[a[2] == 'b'] = v;
         else if (strcmp(a, "--json") == 0)
-            json_path = v;
+            o->json = v;
         else if (strcmp(a, "--csv") == 0)
-            csv_path = v;
+            o->csv = v;
         else if (strcmp(a, "--svg") == 0)
-            svg_path = v;
+            o->svg = v;
         else if (strcmp(a, "--option") == 0) {
             if (noptions < MK_MAX_OPTIONS)
                 option_ids[noptions++] = v;
@@ -606,7 +700,7 @@ int mk_cli_sim(int argc, char **argv)
         else if (strcmp(a, "--seed") == 0)
             target = &seed, lo = 0, hi = 0x7fffffffffffffffL;
         else if (strcmp(a, "--threads") == 0)
-            target = &threads, lo = 1, hi = SIM_MAX_THREADS;
+            target = &o->threads, lo = 1, hi = SIM_MAX_THREADS;
         else if (strcmp(a, "--max-actions") == 0)
             target = &max_actions, lo = 1, hi = 100000000;
         else if (strcmp(a, "--rollout-depth") == 0)
@@ -623,19 +717,23 @@ int mk_cli_sim(int argc, char **argv)
             target = &budget[a[2] == 'b'], lo = 1, hi = 600000;
         else if (strcmp(a, "--a-iterations") == 0 || strcmp(a, "--b-iterations") == 0)
             target = &iters[a[2] == 'b'], lo = 1, hi = 100000000;
+#ifdef MUSKET_MPI
+        else if (strcmp(a, "--rank-timeout") == 0)
+            target = &o->rank_timeout, lo = 1, hi = 7 * 86400;
+#endif
         else {
-            fprintf(stderr, "musket sim: unknown option '%s' (see musket sim --help)\n", a);
+            errf("musket sim: unknown option '%s' (see musket sim --help)\n", a);
             return 2;
         }
         if (target && !parse_long(v, lo, hi, target)) {
-            fprintf(stderr, "musket sim: %s: '%s' is not a whole number from %ld to %ld\n", a, v,
-                    lo, hi);
+            errf("musket sim: %s: '%s' is not a whole number from %ld to %ld\n", a, v, lo, hi);
             return 2;
         }
     }
     if (!scenario || n < 1 || !eng[0] || !eng[1]) {
-        fprintf(stderr, "musket sim: needs SCENARIO, -n N, --a ENGINE and --b ENGINE\n\n");
-        usage(stderr);
+        errf("musket sim: needs SCENARIO, -n N, --a ENGINE and --b ENGINE\n\n");
+        if (!hold_errors)
+            usage(stderr);
         return 2;
     }
     study *s = calloc(1, sizeof *s);
@@ -643,8 +741,8 @@ int mk_cli_sim(int argc, char **argv)
         return 1;
     for (int k = 0; k < 2; k++) {
         if (parse_engine(eng[k], &s->cfg[k]) != 0) {
-            fprintf(stderr, "musket sim: --%c: unknown engine '%s' (random, greedy, mcts, easy, "
-                            "normal, hard)\n", 'a' + k, eng[k]);
+            errf("musket sim: --%c: unknown engine '%s' (random, greedy, mcts, easy, "
+                 "normal, hard)\n", 'a' + k, eng[k]);
             free(s);
             return 2;
         }
@@ -678,40 +776,78 @@ int mk_cli_sim(int argc, char **argv)
     mk_error_clear(&err);
     s->sc = mk_catalog_load(scenario, rss, nrs, &err);
     if (!s->sc) {
-        fprintf(stderr, "musket sim: %s\n", err.msg);
+        errf("musket sim: %s\n", err.msg);
         free(s);
         return 2;
     }
     s->rs = s->sc->rs;
     for (int k = 0; k < noptions; k++) {
-        int o = mk_ruleset_option(s->rs, option_ids[k]);
-        if (o < 0) {
-            fprintf(stderr, "musket sim: --option: '%s' is not an optional rule of %s\n",
-                    option_ids[k], s->rs->id);
-            mk_scenario_free(s->sc);
-            free(s);
+        int opt = mk_ruleset_option(s->rs, option_ids[k]);
+        if (opt < 0) {
+            errf("musket sim: --option: '%s' is not an optional rule of %s\n", option_ids[k],
+                 s->rs->id);
+            study_free(s);
             return 2;
         }
-        s->options |= 1ull << o;
+        s->options |= 1ull << opt;
     }
     if (s->rs->check_options && s->rs->check_options(s->options, &err) != 0) {
-        fprintf(stderr, "musket sim: %s\n", err.msg);
-        mk_scenario_free(s->sc);
-        free(s);
+        errf("musket sim: %s\n", err.msg);
+        study_free(s);
         return 2;
     }
     s->seed = (uint64_t)seed;
     s->n = (int)n;
     s->max_actions = max_actions;
-    s->games = calloc((size_t)n, sizeof *s->games);
-    s->done = calloc((size_t)n, 1);
+    /* Only the process that reports keeps every game (other MPI ranks
+     * send theirs on). */
+    size_t keep = root ? (size_t)n : 1;
+    s->games = calloc(keep, sizeof *s->games);
+    s->done = calloc(keep, 1);
     if (!s->games || !s->done) {
-        fprintf(stderr, "musket sim: out of memory\n");
+        errf("musket sim: out of memory\n");
+        study_free(s);
         return 1;
     }
+    s->quiet = quiet || !root;
+    s->tty = !s->quiet && isatty(STDERR_FILENO);
+    *out = s;
+    return 0;
+}
+
+int mk_cli_sim(int argc, char **argv)
+{
+    int rank = 0, size = 1;
+#ifdef MUSKET_MPI
+    int how = MK_SIM_MPI_DONE;
+    if (mk_sim_mpi_init(&rank, &size) != 0)
+        return 1;
+#else
+    (void)size;
+#endif
+    hold_errors = rank != 0;
+    held_error[0] = 0;
+    study *s = NULL;
+    sim_args o;
+    int rc = setup(argc, argv, rank == 0, &s, &o);
+#ifdef MUSKET_MPI
+    /* Every rank must be able to play, or none starts. */
+    int rc0 = rc, all = mk_sim_mpi_agree(rc, &rc0);
+    if (all != 0) {
+        if (rank != 0 && rc > 0 && rc0 <= 0)
+            fprintf(stderr, "[rank %d] %s", rank, held_error);
+        if (rank == 0 && rc == 0)
+            fprintf(stderr, "musket sim: another rank could not set up the study (its message "
+                            "is above or below)\n");
+        study_free(s);
+        return mk_sim_mpi_end(MK_SIM_MPI_DONE, all > 0 ? all : 0);
+    }
+#endif
+    if (rc != 0) {
+        study_free(s);
+        return rc == SIM_HELP ? 0 : rc;
+    }
     pthread_mutex_init(&s->lock, NULL);
-    s->tty = !quiet && isatty(STDERR_FILENO);
-    s->quiet = quiet;
     s->t0 = now_s();
     interrupted = 0;
     struct sigaction sa, old;
@@ -720,45 +856,87 @@ int mk_cli_sim(int argc, char **argv)
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, &old);
 
-    if (threads > n)
-        threads = n;
-    pthread_t tid[SIM_MAX_THREADS];
-    int started = 0;
-    for (int t = 1; t < threads; t++)
-        if (pthread_create(&tid[started], NULL, worker, s) == 0)
-            started++;
-    worker(s);
-    for (int t = 0; t < started; t++)
-        pthread_join(tid[t], NULL);
+#ifdef MUSKET_MPI
+    if (size > 1) {
+        mk_sim_mpi_hooks h = {.ctx = s,
+                              .n = s->n,
+                              .players = (int)o.threads,
+                              .rank_timeout = (double)o.rank_timeout,
+                              .quiet = s->quiet,
+                              .interrupted = &interrupted,
+                              .play = play_game,
+                              .record = record_game,
+                              .fail = record_failure};
+        how = mk_sim_mpi_run(&h);
+        if (rank != 0) {
+            sigaction(SIGINT, &old, NULL);
+            if (how == MK_SIM_MPI_DONE) {
+                pthread_mutex_destroy(&s->lock);
+                study_free(s);
+            }
+            return mk_sim_mpi_end(how, 0);
+        }
+        if (how != MK_SIM_MPI_DONE)
+            interrupted = 1;   /* the study ended early: the outputs say so */
+    } else
+#endif
+    {
+        long threads = o.threads > s->n ? s->n : o.threads;
+        pthread_t tid[SIM_MAX_THREADS];
+        int started = 0;
+        for (int t = 1; t < threads; t++)
+            if (pthread_create(&tid[started], NULL, worker, s) == 0)
+                started++;
+        worker(s);
+        for (int t = 0; t < started; t++)
+            pthread_join(tid[t], NULL);
+    }
     sigaction(SIGINT, &old, NULL);
+    /* Held to the end: under MPI, when the study ends early, players of
+     * this rank may still be finishing a game. */
     pthread_mutex_lock(&s->lock);
     progress(s, true);
-    pthread_mutex_unlock(&s->lock);
-    if (interrupted)
-        fprintf(stderr, "musket sim: interrupted: reporting the %d games that finished\n",
-                s->finished);
-    int rc = 0;
+    rc = 0;
     if (s->failed) {
         fprintf(stderr, "musket sim: %s\n", s->error);
         rc = 1;
     }
+#ifdef MUSKET_MPI
+    if (how == MK_SIM_MPI_TERMINATED)
+        fprintf(stderr, "musket sim: mpirun is ending the job (Ctrl-C, or a rank died): "
+                        "reporting the %d games that finished\n", s->finished);
+    else if (how == MK_SIM_MPI_LOST)
+        fprintf(stderr, "musket sim: ending the job: reporting the %d games that finished\n",
+                s->finished);
+    else
+#endif
+    if (interrupted)
+        fprintf(stderr, "musket sim: interrupted: reporting the %d games that finished\n",
+                s->finished);
     print_report(s);
-    if (json_path && write_json(s, json_path) != 0) {
-        fprintf(stderr, "musket sim: cannot write %s\n", json_path);
+    if (o.json && write_json(s, o.json) != 0) {
+        fprintf(stderr, "musket sim: cannot write %s\n", o.json);
         rc = 1;
     }
-    if (csv_path && write_csv(s, csv_path) != 0) {
-        fprintf(stderr, "musket sim: cannot write %s: %s\n", csv_path, strerror(errno));
+    if (o.csv && write_csv(s, o.csv) != 0) {
+        fprintf(stderr, "musket sim: cannot write %s: %s\n", o.csv, strerror(errno));
         rc = 1;
     }
-    if (svg_path && write_svg(s, svg_path) != 0) {
-        fprintf(stderr, "musket sim: cannot write %s: %s\n", svg_path, strerror(errno));
+    if (o.svg && write_svg(s, o.svg) != 0) {
+        fprintf(stderr, "musket sim: cannot write %s: %s\n", o.svg, strerror(errno));
         rc = 1;
     }
+    rc = rc ? rc : interrupted ? 130 : 0;
+#ifdef MUSKET_MPI
+    if (how != MK_SIM_MPI_DONE)
+        return mk_sim_mpi_end(how, rc);   /* does not return */
+#endif
+    pthread_mutex_unlock(&s->lock);
     pthread_mutex_destroy(&s->lock);
-    free(s->games);
-    free(s->done);
-    mk_scenario_free(s->sc);
-    free(s);
-    return rc ? rc : interrupted ? 130 : 0;
+    study_free(s);
+#ifdef MUSKET_MPI
+    return mk_sim_mpi_end(MK_SIM_MPI_DONE, rc);
+#else
+    return rc;
+#endif
 }

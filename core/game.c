@@ -155,6 +155,20 @@ int mk_game_act_json(mk_game *g, json_t *action, mk_error *err)
             err->code = "bad_arg";
         return -1;
     }
+    /* Every field must be one the action has as legal lists it: a field
+     * the ruleset does not read is refused, not silently dropped. */
+    json_t *canon = g->rs->action_json(g->st, g->sc, &a);
+    const char *key;
+    json_t *val;
+    json_object_foreach(action, key, val) {
+        if (canon && !json_object_get(canon, key)) {
+            mk_error_set(err, "bad_arg", "action.%.40s: unknown field for a '%.40s' action", key,
+                         json_string_value(json_object_get(canon, "type")));
+            json_decref(canon);
+            return -1;
+        }
+    }
+    json_decref(canon);
     return mk_game_act(g, &a, err);
 }
 
@@ -392,6 +406,10 @@ mk_game *mk_game_replay(json_t *record, const mk_ruleset *const *rulesets, int n
             json_array_foreach(dice, k, v) {
                 if (rc == 0 && !json_is_integer(v))
                     rc = mk_error_set(err, "bad_arg", "dice[%zu]: expected an integer", k);
+                /* Checked before the cast: 4294967302 must not become 6. */
+                if (rc == 0 && (json_integer_value(v) < 0 || json_integer_value(v) > 99))
+                    rc = mk_error_set(err, "bad_arg", "dice[%zu]: %" JSON_INTEGER_FORMAT
+                                      " is not a face of any die (0-99)", k, json_integer_value(v));
                 if (rc == 0)
                     vals[k] = (int)json_integer_value(v);
             }

@@ -251,16 +251,46 @@ typedef struct command {
     const char *name;
     bool needs_game;
     json_t *(*run)(mk_session *s, json_t *req);
+    const char *args;   /* the fields it reads besides "cmd" and "id", space-separated */
 } command;
 
 static const command commands[] = {
-    {"hello", false, cmd_hello},   {"scenarios", false, cmd_scenarios},
-    {"new", false, cmd_new},       {"state", true, cmd_state},
-    {"legal", true, cmd_legal},    {"act", true, cmd_act},
-    {"dice", true, cmd_dice},      {"undo", true, cmd_undo},
-    {"ai", true, cmd_ai},          {"record", true, cmd_record},
-    {"replay", false, cmd_replay}, {"quit", false, cmd_quit},
+    {"hello", false, cmd_hello, ""},
+    {"scenarios", false, cmd_scenarios, ""},
+    {"new", false, cmd_new, "scenario options seed"},
+    {"state", true, cmd_state, ""},
+    {"legal", true, cmd_legal, ""},
+    {"act", true, cmd_act, "action"},
+    {"dice", true, cmd_dice, "values"},
+    {"undo", true, cmd_undo, ""},
+    {"ai", true, cmd_ai, "engine difficulty budget_ms iterations seed threads"},
+    {"record", true, cmd_record, ""},
+    {"replay", false, cmd_replay, "record"},
+    {"quit", false, cmd_quit, ""},
 };
+
+/* The first field of req that c does not read, or NULL: a misspelt
+ * argument is refused rather than silently ignored. */
+static const char *unknown_field(const command *c, json_t *req)
+{
+    const char *key;
+    json_t *v;
+    json_object_foreach(req, key, v) {
+        if (!strcmp(key, "cmd") || !strcmp(key, "id"))
+            continue;
+        size_t n = strlen(key);
+        bool known = false;
+        for (const char *p = c->args; *p && !known;) {
+            size_t w = strcspn(p, " ");
+            known = w == n && strncmp(p, key, n) == 0;
+            p += w;
+            p += strspn(p, " ");
+        }
+        if (!known)
+            return key;
+    }
+    return NULL;
+}
 
 json_t *mk_session_request(mk_session *s, json_t *req)
 {
@@ -283,6 +313,14 @@ json_t *mk_session_request(mk_session *s, json_t *req)
                      "dice, undo, ai, record, replay, quit)",
                      json_string_value(cmd));
             r = failf("unknown_cmd", msg);
+        } else if (unknown_field(c, req)) {
+            char msg[200];
+            snprintf(msg, sizeof msg, "%s: unknown field '%.60s'%s%s", c->name,
+                     unknown_field(c, req), c->args[0] ? " (known: " : " (it takes none)",
+                     c->args[0] ? c->args : "");
+            if (c->args[0])
+                strncat(msg, ")", sizeof msg - strlen(msg) - 1);
+            r = failf("bad_arg", msg);
         } else if (c->needs_game && !s->game) {
             r = failf("no_game", "no game yet: start one with {\"cmd\": \"new\", \"scenario\": ...}");
         } else {

@@ -5,6 +5,7 @@
 #include "core/ruleset.h"
 
 extern const mk_ruleset mk_htl_ruleset;   /* rules/htl: Hold the Line */
+extern const mk_ruleset mk_hm_ruleset;    /* rules/hm: Horse & Musket: Dawn of an Era */
 
 /* The known rulesets; *n is set to their number. */
 const mk_ruleset *const *mk_rulesets(int *n);

@@ -325,7 +325,8 @@ typedef struct ai_job {
     struct ai_job *next;
 } ai_job;
 
-void sv_ai_kick(sv_server *s, sv_game *g)
+/* Queues an AI job for g after delay_ms if an AI seat is to move. */
+static void ai_queue(sv_server *s, sv_game *g, long long delay_ms)
 {
     mk_game *mg = g->sess.game;
     if (g->ai_busy || g->broken || !mg || mk_game_over(mg) || s->stopping)
@@ -338,7 +339,7 @@ void sv_ai_kick(sv_server *s, sv_game *g)
         return;
     g->ai_busy = true;
     j->g = g;
-    j->not_before = sv_now_ms() + s->ai_delay_ms;
+    j->not_before = sv_now_ms() + delay_ms;
     pthread_mutex_lock(&s->ai_lock);
     ai_job **p = &s->jobs;
     while (*p)
@@ -347,6 +348,8 @@ void sv_ai_kick(sv_server *s, sv_game *g)
     pthread_cond_signal(&s->ai_cond);
     pthread_mutex_unlock(&s->ai_lock);
 }
+
+void sv_ai_kick(sv_server *s, sv_game *g) { ai_queue(s, g, s->ai_delay_ms); }
 
 /* A copy of g that shares its scenario and ruleset (read-only) and owns
  * its states: enough for the AI, which only reads a game. */
@@ -419,6 +422,7 @@ static void ai_step(sv_server *s, sv_game *g)
 
     pthread_mutex_lock(&g->lock);
     mg = g->sess.game;
+    bool retry = false;
     if (rc == 0 && mk_game_hash(mg) == hash) {
         json_t *action = mk_game_action_json(mg, &a);
         json_t *ans = sv_game_act(s, g, side, action, "ai");
@@ -427,6 +431,11 @@ static void ai_step(sv_server *s, sv_game *g)
             fprintf(stderr, "musket serve: game %s: AI action refused: %s\n", g->id, t ? t : "");
             free(t);
             rc = -1;
+            /* The store failed (a full disk): the game is as it was; try
+             * again in a second rather than leave the AI's seat stuck. */
+            const char *code =
+                json_string_value(json_object_get(json_object_get(ans, "error"), "code"));
+            retry = code && strcmp(code, "internal") == 0 && !g->broken;
         }
         json_decref(ans);
         json_decref(action);
@@ -434,6 +443,8 @@ static void ai_step(sv_server *s, sv_game *g)
     g->ai_busy = false;
     if (rc == 0)
         sv_ai_kick(s, g);
+    else if (retry)
+        ai_queue(s, g, 1000);
     pthread_mutex_unlock(&g->lock);
 }
 

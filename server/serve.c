@@ -304,11 +304,12 @@ static enum MHD_Result serve_events(sv_server *s, struct MHD_Connection *c, sv_g
 
 /* ---- the API --------------------------------------------------------------- */
 
-typedef struct request {
+/* A request's body as read so far. */
+typedef struct api_body {
     char *body;
     size_t len;
     bool too_large;
-} request;
+} api_body;
 
 static json_t *scenario_list(sv_server *s)
 {
@@ -433,9 +434,12 @@ static json_t *create_game(sv_server *s, const char *body, size_t len)
     json_object_foreach(req, key, v) {
         if (strcmp(key, "scenario") && strcmp(key, "options") && strcmp(key, "seed") &&
             strcmp(key, "seats")) {
+            /* The message first: key lives in req. */
+            json_t *ans = err_json("bad_arg",
+                                   "unknown field '%.40s' (known: scenario, options, seed, seats)",
+                                   key);
             json_decref(req);
-            return err_json("bad_arg", "unknown field '%.40s' (known: scenario, options, seed, seats)",
-                            key);
+            return ans;
         }
     }
     sv_game *g = sv_game_alloc();
@@ -545,13 +549,34 @@ static json_t *replay_steps(sv_server *s, json_t *rec)
     size_t i;
     json_t *a;
     json_array_foreach(acts, i, a) {
-        if (json_object_get(a, "dice") || json_object_get(a, "dice_cleared")) {
-            json_t *d = json_object_get(a, "dice");
-            int vals[MK_RNG_FORCED_MAX], n = 0;
-            for (size_t k = 0; k < json_array_size(d) && n < MK_RNG_FORCED_MAX; k++)
-                vals[n++] = (int)json_integer_value(json_array_get(d, k));
-            if (n)
-                mk_game_force_dice(g, vals, n, &err);
+        /* Forced dice and their clearing, as mk_game_replay reads them. */
+        if (json_is_true(json_object_get(a, "dice_cleared"))) {
+            mk_rng_clear_forced(&mk_state_head(g->st)->rng);
+            continue;
+        }
+        json_t *d = json_object_get(a, "dice");
+        if (d) {
+            int vals[MK_RNG_FORCED_MAX];
+            size_t n = json_array_size(d);
+            int rc = json_is_array(d) && n <= MK_RNG_FORCED_MAX ? 0 : -1;
+            for (size_t k = 0; rc == 0 && k < n; k++) {
+                json_t *v = json_array_get(d, k);
+                if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > 99)
+                    rc = -1;
+                else
+                    vals[k] = (int)json_integer_value(v);
+            }
+            if (rc != 0)
+                mk_error_set(&err, "bad_arg", "dice: a list of at most %d faces, 0-99",
+                             MK_RNG_FORCED_MAX);
+            else
+                rc = mk_game_force_dice(g, vals, (int)n, &err);
+            if (rc != 0) {
+                json_decref(steps);
+                json_decref(first);
+                mk_game_free(g);
+                return err_json(err.code ? err.code : "bad_arg", "actions[%zu]: %s", i, err.msg);
+            }
             continue;
         }
         mk_action pa;
@@ -639,7 +664,7 @@ static json_t *game_info(sv_game *g, int seat)
                      mg->sc->json);
 }
 
-static json_t *body_json(request *rq, json_t **out)
+static json_t *body_json(const api_body *rq, json_t **out)
 {
     json_error_t je;
     *out = json_loadb(rq->body ? rq->body : "", rq->len, JSON_REJECT_DUPLICATES, &je);
@@ -652,16 +677,19 @@ static json_t *body_json(request *rq, json_t **out)
     return NULL;
 }
 
-/* /api/games/ID[/what]: token checks, then the game's lock. */
-static enum MHD_Result game_route(sv_server *s, struct MHD_Connection *c, const char *method,
-                                  const char *rest, request *rq)
+/* /api/games/ID[/what]: token checks, then the game's lock. For the live
+ * updates (/events), which need the connection, it sets *events_game and
+ * *events_seat and answers NULL once the token is checked. */
+static json_t *game_route(sv_server *s, const char *method, const char *rest, const char *token,
+                          const char *since, const api_body *rq,
+                          sv_game **events_game, int *events_seat)
 {
     char id[SV_ID_LEN + 2] = "";
     const char *slash = strchr(rest, '/');
     size_t idlen = slash ? (size_t)(slash - rest) : strlen(rest);
     const char *what = slash ? slash + 1 : "";
     if (idlen > SV_ID_LEN)
-        return fail(c, "not_found", "no such game");
+        return err_json("not_found", "no such game");
     memcpy(id, rest, idlen);
     id[idlen] = 0;
     bool get = strcmp(method, "GET") == 0, post = strcmp(method, "POST") == 0;
@@ -675,40 +703,40 @@ static enum MHD_Result game_route(sv_server *s, struct MHD_Connection *c, const 
         if (!strcmp(what, posts[i]))
             known = true, method_ok = post;
     if (!known)
-        return fail(c, "not_found", "no such route (see docs/web.md)");
+        return err_json("not_found", "no such route (see docs/web.md)");
     if (!method_ok)
-        return fail(c, "method", get ? "this route takes POST" : "this route takes GET");
-    if (rq->too_large) {
-        return reply(c, err_json("too_large", "the body is larger than the limit of %d bytes",
-                                 SV_BODY_MAX), 0);
-    }
+        return err_json("method", "%s", get ? "this route takes POST" : "this route takes GET");
+    if (rq->too_large)
+        return err_json("too_large", "the body is larger than the limit of %d bytes", SV_BODY_MAX);
     sv_game *g = sv_games_find(s, id);
     if (!g)
-        return fail(c, "not_found", "no such game");
-    const char *token = token_of(c);
+        return err_json("not_found", "no such game");
     if (!token || !*token)
-        return fail(c, "unauthorized",
-                    "a seat or spectator token is needed (Authorization: Bearer TOKEN, or ?token=)");
+        return err_json("unauthorized",
+                        "a seat or spectator token is needed (Authorization: Bearer TOKEN, or ?token=)");
     int seat = sv_game_seat_of(g, token);
     if (seat < 0)
-        return fail(c, "forbidden", "this token does not belong to this game");
-    if (!strcmp(what, "events"))
-        return serve_events(s, c, g, seat);
+        return err_json("forbidden", "this token does not belong to this game");
+    if (!strcmp(what, "events")) {
+        if (!events_game)
+            return err_json("not_found", "live updates need a connection");
+        *events_game = g;
+        *events_seat = seat;
+        return NULL;
+    }
     if (post && seat == SV_SPECTATOR)
-        return fail(c, "forbidden", "a spectator token can only watch");
+        return err_json("forbidden", "a spectator token can only watch");
     if (post && g->seats[seat].kind == SEAT_AI)
-        return fail(c, "forbidden", "this seat is played by the computer; its token can only watch");
+        return err_json("forbidden", "this seat is played by the computer; its token can only watch");
 
     json_t *body = NULL, *ans = NULL;
     if (post && strcmp(what, "undo") != 0) {
         ans = body_json(rq, &body);
         if (ans)
-            return reply(c, ans, 0);
+            return ans;
     }
-    if (!strcmp(what, "log")) {
-        const char *since = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "since");
-        return reply(c, game_log(s, g, since ? atoll(since) : 0), 0);
-    }
+    if (!strcmp(what, "log"))
+        return game_log(s, g, since ? atoll(since) : 0);
     pthread_mutex_lock(&g->lock);
     mk_game *mg = g->sess.game;
     const char *you = seat == SV_SPECTATOR ? "spectator" : g->seats[seat].side;
@@ -738,6 +766,9 @@ static enum MHD_Result game_route(sv_server *s, struct MHD_Connection *c, const 
             ans = json_pack("{s:b, s:o}", "ok", 1, "record", mk_game_record(mg));
         else
             rec_for_replay = mk_game_record(mg);
+    } else if (!strcmp(what, "act") && json_object_get(body, "action") &&
+               json_object_size(body) != 1) {
+        ans = err_json("bad_arg", "act: the body is {\"action\": ACTION} and nothing else");
     } else if (!strcmp(what, "act")) {
         json_t *a = json_object_get(body, "action");
         ans = sv_game_act(s, g, seat, a ? a : body, "human");
@@ -759,7 +790,72 @@ static enum MHD_Result game_route(sv_server *s, struct MHD_Connection *c, const 
         ans = replay_steps(s, rec_for_replay);
         json_decref(rec_for_replay);
     }
-    return reply(c, ans ? ans : err_json("internal", "no answer"), 0);
+    return ans ? ans : err_json("internal", "no answer");
+}
+
+/* The API without sockets (server_int.h): every route under /api/ but the
+ * live updates. */
+static json_t *api_route(sv_server *s, const char *method, const char *url, const char *token,
+                         const char *since, const api_body *rq, sv_game **events_game,
+                         int *events_seat, int *status)
+{
+    bool get = strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0;
+    bool post = strcmp(method, "POST") == 0;
+    *status = 0;
+    if (rq->too_large && strncmp(url, "/api/games/", 11) != 0)
+        return err_json("too_large", "the body is larger than the limit of %d bytes", SV_BODY_MAX);
+    if (!strcmp(url, "/api/scenarios")) {
+        if (!get)
+            return err_json("method", "this route takes GET");
+        return scenario_list(s);
+    }
+    if (!strcmp(url, "/api/hello")) {
+        mk_session tmp;
+        mk_session_init(&tmp, s->rulesets, s->nrulesets, NULL);
+        json_t *req = json_pack("{s:s}", "cmd", "hello");
+        json_t *ans = mk_session_request(&tmp, req);
+        json_decref(req);
+        mk_session_free(&tmp);
+        return ans;
+    }
+    if (!strcmp(url, "/api/games")) {
+        if (!post)
+            return err_json("method", "this route takes POST (a game is created with POST)");
+        json_t *ans = create_game(s, rq->body ? rq->body : "", rq->len);
+        if (json_is_true(json_object_get(ans, "ok")))
+            *status = 201;
+        return ans;
+    }
+    if (!strcmp(url, "/api/replay")) {
+        if (!post)
+            return err_json("method", "this route takes POST");
+        json_t *body = NULL, *ans = body_json(rq, &body);
+        if (!ans) {
+            json_t *rec = json_object_get(body, "record");
+            ans = replay_steps(s, rec ? rec : body);
+        }
+        json_decref(body);
+        return ans;
+    }
+    if (!strncmp(url, "/api/games/", 11))
+        return game_route(s, method, url + 11, token, since, rq, events_game, events_seat);
+    return err_json("not_found", "no such API route (see docs/web.md)");
+}
+
+json_t *sv_api(sv_server *s, const char *method, const char *url, const char *token,
+               const char *since, const char *body, size_t len, int *status)
+{
+    api_body rq = {(char *)body, len, len > SV_BODY_MAX};
+    json_t *ans = api_route(s, method, url, token, since, &rq, NULL, NULL, status);
+    if (!ans)
+        ans = err_json("internal", "no answer");
+    if (!*status) {
+        json_t *e = json_object_get(ans, "error");
+        *status = json_is_true(json_object_get(ans, "ok"))
+                      ? 200
+                      : status_of(json_string_value(json_object_get(e, "code")));
+    }
+    return ans;
 }
 
 static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *url,
@@ -767,7 +863,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
                               size_t *upload_size, void **con_cls)
 {
     sv_server *s = cls;
-    request *rq = *con_cls;
+    api_body *rq = *con_cls;
     if (!rq) {
         rq = calloc(1, sizeof *rq);
         if (!rq)
@@ -796,57 +892,25 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
         return MHD_YES;
     }
     bool get = strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0;
-    bool post = strcmp(method, "POST") == 0;
     if (strncmp(url, "/api/", 5) != 0) {
         if (!get)
             return fail(c, "method", "pages are read with GET");
         return serve_file(s, c, url);
     }
-    if (rq->too_large && strncmp(url, "/api/games/", 11) != 0)
-        return reply(c, err_json("too_large", "the body is larger than the limit of %d bytes",
-                                 SV_BODY_MAX), 0);
-    if (!strcmp(url, "/api/scenarios")) {
-        if (!get)
-            return fail(c, "method", "this route takes GET");
-        return reply(c, scenario_list(s), 0);
-    }
-    if (!strcmp(url, "/api/hello")) {
-        int n;
-        const mk_ruleset *const *rs = mk_rulesets(&n);
-        mk_session tmp;
-        mk_session_init(&tmp, rs, n, NULL);
-        json_t *req = json_pack("{s:s}", "cmd", "hello");
-        json_t *ans = mk_session_request(&tmp, req);
-        json_decref(req);
-        mk_session_free(&tmp);
-        return reply(c, ans, 0);
-    }
-    if (!strcmp(url, "/api/games")) {
-        if (!post)
-            return fail(c, "method", "this route takes POST (a game is created with POST)");
-        json_t *ans = create_game(s, rq->body ? rq->body : "", rq->len);
-        return reply(c, ans, json_is_true(json_object_get(ans, "ok")) ? 201 : 0);
-    }
-    if (!strcmp(url, "/api/replay")) {
-        if (!post)
-            return fail(c, "method", "this route takes POST");
-        json_t *body = NULL, *ans = body_json(rq, &body);
-        if (!ans) {
-            json_t *rec = json_object_get(body, "record");
-            ans = replay_steps(s, rec ? rec : body);
-        }
-        json_decref(body);
-        return reply(c, ans, 0);
-    }
-    if (!strncmp(url, "/api/games/", 11))
-        return game_route(s, c, method, url + 11, rq);
-    return fail(c, "not_found", "no such API route (see docs/web.md)");
+    sv_game *events_game = NULL;
+    int events_seat = -1, status = 0;
+    const char *since = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "since");
+    json_t *ans = api_route(s, method, url, token_of(c), since, rq, &events_game, &events_seat,
+                            &status);
+    if (!ans && events_game)
+        return serve_events(s, c, events_game, events_seat);
+    return reply(c, ans ? ans : err_json("internal", "no answer"), status);
 }
 
 static void completed(void *cls, struct MHD_Connection *c, void **con_cls,
                       enum MHD_RequestTerminationCode toe)
 {
-    request *rq = *con_cls;
+    api_body *rq = *con_cls;
     if (rq) {
         free(rq->body);
         free(rq);
@@ -890,6 +954,32 @@ static void default_db(char *out, size_t n)
         snprintf(out, n, "%s/musket/musket.db", xdg);
     else
         snprintf(out, n, "%s/.local/share/musket/musket.db", home && *home ? home : ".");
+}
+
+int sv_server_init(sv_server *s, const char *dbpath, char *err, size_t errlen)
+{
+    memset(s, 0, sizeof *s);
+    s->rulesets = mk_rulesets(&s->nrulesets);
+    pthread_mutex_init(&s->games_lock, NULL);
+    pthread_mutex_init(&s->db_lock, NULL);
+    pthread_mutex_init(&s->ai_lock, NULL);
+    pthread_cond_init(&s->ai_cond, NULL);
+    snprintf(s->web_dir, sizeof s->web_dir, "%s/web", mk_data_dir());
+    return sv_store_open(s, dbpath, err, errlen);
+}
+
+void sv_server_free(sv_server *s)
+{
+    for (int i = 0; i < s->ngames; i++)
+        sv_game_free(s->games[i]);
+    free(s->games);
+    s->games = NULL;
+    s->ngames = s->cap = 0;
+    sv_store_close(s);
+    pthread_mutex_destroy(&s->games_lock);
+    pthread_mutex_destroy(&s->db_lock);
+    pthread_mutex_destroy(&s->ai_lock);
+    pthread_cond_destroy(&s->ai_cond);
 }
 
 int mk_cli_serve(int argc, char **argv)
@@ -1029,9 +1119,6 @@ int mk_cli_serve(int argc, char **argv)
     }
     pthread_mutex_unlock(&s->games_lock);
     MHD_stop_daemon(d);
-    for (int i = 0; i < s->ngames; i++)
-        sv_game_free(s->games[i]);
-    free(s->games);
-    sv_store_close(s);
+    sv_server_free(s);
     return 0;
 }

@@ -135,4 +135,19 @@ json_t *sv_game_undo(sv_server *s, sv_game *g, int side);
 
 long long sv_now_ms(void);
 
+/* serve.c: the API without sockets (for tests and fuzzing): answers one
+ * request to a route under /api/ (all but the live updates) as the HTTP
+ * side would: method "GET" or "POST", url the path without the query,
+ * token the seat's (or NULL), since the log's ?since= (or NULL), the body
+ * (len bytes; over SV_BODY_MAX is refused as too_large). Sets *status to
+ * the HTTP status. Returns the answer (a new reference, never NULL). */
+json_t *sv_api(sv_server *s, const char *method, const char *url, const char *token,
+               const char *since, const char *body, size_t len, int *status);
+/* Sets up a server's tables, locks and database (":memory:" for none on
+ * disk) without sockets or AI threads; 0, or -1 with err. */
+int sv_server_init(sv_server *s, const char *dbpath, char *err, size_t errlen);
+/* Frees what sv_server_init and the requests since made (after sv_ai_stop
+ * and the HTTP daemon are stopped). */
+void sv_server_free(sv_server *s);
+
 #endif

@@ -33,7 +33,7 @@ int sv_store_open(sv_server *s, const char *path, char *err, size_t errlen)
 {
     /* The file holds seat tokens and dice seeds: readable by its owner only
      * (SQLite gives the -wal and -shm files the same mode). */
-    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    int fd = strcmp(path, ":memory:") != 0 ? open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600) : -1;
     if (fd >= 0)
         close(fd);
     int rc = sqlite3_open_v2(path, &s->db,

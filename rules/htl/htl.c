@@ -273,30 +273,6 @@ static uint64_t hash(const void *st, const mk_scenario *sc)
                          sizeof *s - sizeof(mk_head));
 }
 
-/* MP on the map and VP, own minus enemy, scaled into [-1, 1]. */
-static double evaluate(const void *st, const mk_scenario *sc, int side)
-{
-    const htl_state *s = st;
-    if (s->over)
-        return s->winner < 0 ? 0.0 : s->winner == side ? 1.0 : -1.0;
-    double mine = 0, theirs = 0, total = 1;
-    for (int i = 0; i < s->nunits; i++) {
-        int k = sc->units[i].kind;
-        double v = htl_is_combat(k) ? s->u[i].mp : k == HK_LEADER ? 2 : 0;
-        total += htl_is_combat(k) ? sc->units[i].mp_start : k == HK_LEADER ? 2 : 0;
-        if (s->u[i].hex < 0)
-            continue;
-        if (sc->units[i].side == side)
-            mine += v;
-        else
-            theirs += v;
-    }
-    mine += 3.0 * s->vp[side];
-    theirs += 3.0 * s->vp[1 - side];
-    double e = (mine - theirs) / total;
-    return e > 1 ? 1 : e < -1 ? -1 : e;
-}
-
 static json_t *hex_json(const mk_scenario *sc, int h)
 {
     char b[MK_HEX_LABEL_MAX];
@@ -638,7 +614,7 @@ const mk_ruleset mk_htl_ruleset = {
     .over = over,
     .result = htl_result,
     .hash = hash,
-    .evaluate = evaluate,
+    .evaluate = htl_evaluate,
     .state_json = state_json,
     .action_json = action_json,
     .action_parse = action_parse,

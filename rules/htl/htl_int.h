@@ -277,6 +277,9 @@ int htl_victory_check_scenario(const mk_scenario *sc, mk_error *err);
 void htl_victory_check(htl_state *s, const mk_scenario *sc, bool last, mk_events *ev);
 void htl_result(const void *st, const mk_scenario *sc, mk_result *out);
 
+/* evaluate.c: the AI's estimate in [-1, 1] for side (the evaluate hook) */
+double htl_evaluate(const void *st, const mk_scenario *sc, int side);
+
 /* htl.c */
 int htl_choices(const htl_state *s, const mk_scenario *sc, mk_action *out, int cap);
 const char *htl_unit_id(const mk_scenario *sc, int u);

@@ -12,10 +12,9 @@
  * (a lone enemy leader does not stop or block a combat unit) and 9.1
  * (a leader alone passes friendly units; we let it enter no hex that holds
  * any enemy piece). */
-static bool can_pass(const mk_scenario *sc, const htl_occ_hex *x, int unit, int leader, int h,
-                     bool *can_end)
+static inline bool can_pass_k(const mk_scenario *sc, const htl_occ_hex *x, int unit, int side,
+                              int kind, int leader, int h, bool *can_end)
 {
-    int side = sc->units[unit].side, kind = sc->units[unit].kind;
     *can_end = false;
     if (htl_terrain(sc, h)->impassable)
         return false;
@@ -40,6 +39,13 @@ static bool can_pass(const mk_scenario *sc, const htl_occ_hex *x, int unit, int 
     return true;
 }
 
+static bool can_pass(const mk_scenario *sc, const htl_occ_hex *x, int unit, int leader, int h,
+                     bool *can_end)
+{
+    return can_pass_k(sc, x, unit, sc->units[unit].side, sc->units[unit].kind, leader, h,
+                      can_end);
+}
+
 /* Breadth-first search of the hexes `unit` (with `leader`, or -1) can reach
  * in at most maxlen steps, stopping on stop terrain (HtL 2.2.1, 2.3.3-2.3.9).
  * r->hex[0] is the start; every other node records its parent (a shortest
@@ -58,6 +64,7 @@ void htl_reach_find(const htl_state *s, const mk_scenario *sc, const htl_occ *o,
     r->depth[0] = 0;
     r->can_end[0] = 0;
     seen[r->hex[0]] = 1;
+    int side = sc->units[unit].side, kind = sc->units[unit].kind;
     for (int i = 0; i < r->n; i++) {
         if (r->depth[i] >= maxlen)
             continue;
@@ -70,7 +77,8 @@ void htl_reach_find(const htl_state *s, const mk_scenario *sc, const htl_occ *o,
             if (h < 0 || seen[h])
                 continue;
             bool end;
-            if (!can_pass(sc, &o->h[h], unit, leader, h, &end) || r->n >= HTL_MAX_REACH)
+            if (!can_pass_k(sc, &o->h[h], unit, side, kind, leader, h, &end) ||
+                r->n >= HTL_MAX_REACH)
                 continue;
             seen[h] = 1;
             r->hex[r->n] = (int16_t)h;

@@ -1,0 +1,986 @@
+/* combat.c - H&M 8: Fire Combat, Close Combat, Charge Combat (with their
+ * special cases, the charge sequencing and Retreat & Withdraw), 7 Skirmish,
+ * 9 Rally; 12 Special Scenario Rules that change dice and DRMs; and the
+ * pending decisions of an action in progress (the `choose` actions). */
+#include <string.h>
+
+#include "hm_int.h"
+
+/* Stages of a combat in progress. */
+enum { ST_REACT, ST_MORALE, ST_DF, ST_WITHDRAW, ST_ATTACK, ST_RETREAT, ST_ADVANCE, ST_DONE };
+
+typedef struct mods {
+    int n, sum;
+    int16_t v[MK_EV_MODS];
+    const char *why[MK_EV_MODS];
+} mods;
+
+static void mod_add(mods *m, int v, const char *why)
+{
+    if (!v)
+        return;
+    m->sum += v;
+    if (m->n < MK_EV_MODS) {
+        m->v[m->n] = (int16_t)v;
+        m->why[m->n++] = why;
+    }
+}
+
+/* H&M 8 Combat in General: three dice; two at 1 MP (1-2 MP for Infantry
+ * class; not Highlanders); Elite +1 at R1 and in close combat; a blue/gray
+ * box one at most; the SSRs of rule 12 and optional rules take dice away.
+ * Never fewer than one. df: Defensive Fire. */
+static int dice_for(const hm_state *s, const mk_scenario *sc, int unit, int col, int range, int df)
+{
+    int k = sc->units[unit].kind, cls = hm_class(k), mp = s->u[unit].mp;
+    int ssr = s->ssr[sc->units[unit].side];
+    int n = 3;
+    if (k != HK_HIGHLANDER && (mp <= 1 || (cls == HC_INF && mp <= 2)))
+        n = 2;
+    if (k == HK_ELITE && (col == COL_CLOSE || (col == COL_FIRE && range == 1)))
+        n++;
+    if ((ssr & SSR_INF_ART) && cls == HC_CANNON && col == COL_FIRE)
+        n--;   /* Inferior Artillery (play example: two dice, not three) */
+    if ((ssr & SSR_MATCHLOCKS) && (cls == HC_INF || cls == HC_LIGHT) && col != COL_CHARGE)
+        n--;   /* Matchlocks: fire and close combat (AMB-HM-10) */
+    if ((ssr & SSR_INF_HORSE) && cls == HC_HORSE && df)
+        n--;   /* Inferior Horsemen: defensive fire */
+    if (HM_OPT(s, HO_AMMUNITION) && col == COL_FIRE && (s->u[unit].flags & HU_AMMO))
+        n--;
+    if (HM_OPT(s, HO_HI_STACKING) && (cls == HC_INF || cls == HC_HORSE)) {
+        int in[2], m = hm_units_in(s, sc, s->u[unit].hex, in);
+        for (int i = 0; i < m && i < 2; i++)
+            if (in[i] != unit && hm_class(sc->units[in[i]].kind) == (cls == HC_INF ? HC_HORSE : HC_INF))
+                n--;
+    }
+    if ((s->ch.k[k].one_die >> col) & 1)
+        n = n > 1 ? 1 : n;
+    return n < 1 ? 1 : n > HM_MAX_DICE ? HM_MAX_DICE : n;
+}
+
+/* Rolls the dice of unit: a natural 9 always hits, a natural 0 always
+ * misses, else modified >= need (H&M 8). Returns hits; counts natural 5s
+ * (leader casualties, H&M 9) into *fives. */
+static int roll_mods(hm_state *s, const mk_scenario *sc, int unit, int col, int range, int need,
+                     const mods *m, int dice, int df, const char *purpose, const char *rule,
+                     int target_hex, mk_events *ev, int *fives)
+{
+    if (dice < 0)
+        dice = dice_for(s, sc, unit, col, range, df);
+    mk_event *e = mk_events_add(ev, "roll");
+    e->purpose = purpose;
+    e->rule = rule;
+    e->unit = (int16_t)unit;
+    e->hex = s->u[unit].hex;
+    e->target = (int16_t)target_hex;
+    e->die = 10;
+    e->need = (int16_t)need;
+    if (range > 0)
+        e->value = (int16_t)range;
+    for (int i = 0; m && i < m->n; i++)
+        mk_event_mod(e, m->v[i], m->why[i]);
+    int hits = 0, drm = m ? m->sum : 0;
+    for (int i = 0; i < dice; i++) {
+        int d = mk_rng_d10(&s->head.rng);
+        mk_event_value(e, d);
+        if (d == 5 && fives)
+            (*fives)++;
+        if (d == 1 && col == COL_FIRE && HM_OPT(s, HO_AMMUNITION))
+            s->u[unit].flags |= HU_AMMO;   /* 15 Ammunition */
+        if (d == 9 || (d != 0 && d + drm >= need))
+            hits++;
+    }
+    e->hits = (int16_t)hits;
+    return hits;
+}
+
+int hm_roll(hm_state *s, const mk_scenario *sc, int unit, int col, int range, int need, int drm,
+            int dice, const char *purpose, const char *rule, int target_hex, mk_events *ev,
+            int *fives)
+{
+    mods m = {0};
+    mod_add(&m, drm, "terrain Combat In (H&M 2, 8)");
+    return roll_mods(s, sc, unit, col, range, need, &m, dice, 0, purpose, rule, target_hex, ev,
+                     fives);
+}
+
+/* H&M 8 Terrain Modifiers. Fire at R2/R3: Combat Out of the firer's hex
+ * plus Combat In of the target's. Otherwise only the Combat In of the
+ * inactive side's hex: the target hex for the active side's dice, the
+ * defender's own hex for Defensive Fire and simultaneous dice (AMB-HM-3,
+ * the rules text's reading), with no modifier for defensive fire out of an
+ * Entrenchment or Fort. */
+static void terrain_mods(const hm_state *s, const mk_scenario *sc, int from, int to, int range,
+                         bool defender, mods *m)
+{
+    if (range >= 2) {
+        mod_add(m, hm_fx(s, sc, from)->combat_out, "Combat Out of the firer's hex (H&M 8)");
+        mod_add(m, hm_fx(s, sc, to)->combat_in, "Combat In of the target's hex (H&M 8)");
+        return;
+    }
+    int h = defender ? from : to;
+    int t = sc->map.terrain[h];
+    if (defender && (t == HT_ENTRENCHMENT || t == HT_FORT))
+        return;
+    mod_add(m, hm_fx(s, sc, h)->combat_in,
+            defender ? "Combat In of the defender's own hex (H&M 8, AMB-HM-3)"
+                     : "Combat In of the target's hex (H&M 8)");
+}
+
+static void ssr_mods(const hm_state *s, const mk_scenario *sc, int unit, int col, mods *m)
+{
+    int ssr = s->ssr[sc->units[unit].side];
+    if ((ssr & SSR_PIKES) && hm_class(sc->units[unit].kind) == HC_INF && col == COL_FIRE)
+        mod_add(m, -1, "Pikes SSR (H&M 12, play example)");
+}
+
+/* Applies hits one at a time to the unit in hex with the highest current
+ * MP (lowest index on a tie: the owner's choice made for him). immune:
+ * units at 1 MP ignore them (H&M 8, R3; R2 in Grand Battles). */
+static void apply_hits(hm_state *s, const mk_scenario *sc, int hex, int hits, bool immune,
+                       const char *rule, mk_events *ev)
+{
+    for (int h = 0; h < hits; h++) {
+        int in[2], n = hm_units_in(s, sc, hex, in), best = -1;
+        for (int i = 0; i < n && i < 2; i++) {
+            if (immune && s->u[in[i]].mp <= 1)
+                continue;
+            if (best < 0 || s->u[in[i]].mp > s->u[best].mp)
+                best = in[i];
+        }
+        if (best < 0) {
+            if (n > 0 && immune) {
+                mk_event *e = mk_events_add(ev, "immune");
+                e->hex = (int16_t)hex;
+                e->rule = "H&M 8: at R3 (R2 Grand) a 1 MP target ignores hits";
+            }
+            return;
+        }
+        hm_hit(s, sc, best, rule, ev);
+    }
+}
+
+/* H&M 8 Fire Combat: the hexes unit may fire at from its hex, with their
+ * ranges: enemy units (or leaders alone) within the chart's ranges and in
+ * LOS; except for Cannon, only the nearest unit targets. */
+int hm_fire_targets(const hm_state *s, const mk_scenario *sc, int unit, int from, int16_t *out,
+                    int8_t *range)
+{
+    const mk_grid *g = &sc->map.grid;
+    int k = sc->units[unit].kind, side = sc->units[unit].side, n = 0;
+    if (from < 0 || !hm_is_unit(k))
+        return 0;
+    int16_t hx[32];
+    int8_t rg[32], lone[32];
+    int m = 0, nearest = 9;
+    for (int i = 0; i < s->nunits && m < 32; i++) {
+        int h = s->u[i].hex;
+        if (h < 0 || sc->units[i].side == side || sc->units[i].kind == HK_VP)
+            continue;
+        int d = mk_hex_distance(g, (mk_hex)from, (mk_hex)h);
+        if (d < 1 || d > 3 || s->ch.k[k].fire[d - 1] <= 0)
+            continue;
+        bool dup = false;
+        for (int j = 0; j < m; j++)
+            if (hx[j] == h) {
+                dup = true;
+                if (hm_is_unit(sc->units[i].kind))
+                    lone[j] = 0;
+            }
+        if (dup)
+            continue;
+        if (d >= 2 && !hm_los(s, sc, from, h))
+            continue;
+        hx[m] = (int16_t)h;
+        rg[m] = (int8_t)d;
+        lone[m] = !hm_is_unit(sc->units[i].kind);
+        m++;
+    }
+    for (int j = 0; j < m; j++)
+        if (!lone[j] && rg[j] < nearest)
+            nearest = rg[j];
+    bool cannon = hm_class(k) == HC_CANNON;
+    for (int j = 0; j < m; j++) {
+        if (!cannon && rg[j] > nearest)
+            continue;
+        out[n] = hx[j];
+        if (range)
+            range[n] = rg[j];
+        n++;
+    }
+    return n;
+}
+
+/* H&M 8 Charge Combat: can unit charge target via path (each hex entered
+ * free of stop terrain and enemies, stacking kept, the last adjacent to
+ * the target, at most the charge range)? */
+static bool can_charge_from(const hm_state *s, const mk_scenario *sc, int unit)
+{
+    int k = sc->units[unit].kind;
+    return (hm_class(k) == HC_HORSE || k == HK_HIGHLANDER) && s->ch.k[k].charge > 0 &&
+           s->ch.k[k].charge_range > 0 &&
+           !hm_adjacent_enemy(s, sc, s->u[unit].hex, sc->units[unit].side);
+}
+
+static int legal_charges(const hm_state *s, const mk_scenario *sc, int u, mk_action *out, int n,
+                         int cap)
+{
+    const mk_grid *g = &sc->map.grid;
+    int k = sc->units[u].kind, side = sc->units[u].side, range = s->ch.k[k].charge_range;
+    if (!can_charge_from(s, sc, u) || hm_held(s, sc, u))
+        return n;
+    /* targets: enemy unit hexes in LOS within range + 1 */
+    int16_t tg[24];
+    int nt = 0;
+    for (int i = 0; i < s->nunits && nt < 24; i++) {
+        int h = s->u[i].hex;
+        if (h < 0 || sc->units[i].side == side || !hm_is_unit(sc->units[i].kind))
+            continue;
+        int d = mk_hex_distance(g, (mk_hex)s->u[u].hex, (mk_hex)h);
+        bool dup = false;
+        for (int j = 0; j < nt; j++)
+            dup |= tg[j] == h;
+        if (dup || d > range + 1 || !hm_los(s, sc, s->u[u].hex, h))
+            continue;
+        tg[nt++] = (int16_t)h;
+    }
+    if (!nt)
+        return n;
+    /* breadth-first over hexes free of stop terrain */
+    int16_t hx[64], par[64];
+    int8_t dep[64];
+    int m = 1;
+    hx[0] = s->u[u].hex;
+    par[0] = -1;
+    dep[0] = 0;
+    for (int i = 0; i < m; i++) {
+        if (dep[i] >= range)
+            continue;
+        mk_hex nb[6];
+        mk_hex_neighbors(g, (mk_hex)hx[i], nb);
+        for (int d = 0; d < 6; d++) {
+            int h = nb[d];
+            if (h < 0 || hm_fx(s, sc, h)->stop || !hm_can_stack(s, sc, u, h, -1))
+                continue;
+            bool seen = false;
+            for (int j = 0; j < m; j++)
+                seen |= hx[j] == h;
+            if (seen || m >= 64)
+                continue;
+            hx[m] = (int16_t)h;
+            par[m] = (int16_t)i;
+            dep[m] = (int8_t)(dep[i] + 1);
+            m++;
+        }
+    }
+    for (int i = 1; i < m && n < cap; i++)
+        for (int t = 0; t < nt && n < cap; t++) {
+            if (mk_hex_distance(g, (mk_hex)hx[i], (mk_hex)tg[t]) != 1)
+                continue;
+            mk_action a;
+            memset(&a, 0, sizeof a);
+            a.type = HA_CHARGE;
+            a.unit = (int16_t)u;
+            a.other = -1;
+            a.target = tg[t];
+            a.npath = (uint8_t)dep[i];
+            for (int j = i, q = dep[i] - 1; j > 0 && q >= 0; j = par[j], q--)
+                a.path[q] = hx[j];
+            n = hm_add_variants(s, sc, &a, s->ch.cost_charge, out, n, cap);
+        }
+    return n;
+}
+
+int hm_sk_move_options(const hm_state *s, const mk_scenario *sc, int unit, int16_t *out)
+{
+    int n = 0;
+    mk_hex nb[6];
+    if (s->u[unit].hex < 0 || hm_held(s, sc, unit))
+        return 0;
+    mk_hex_neighbors(&sc->map.grid, (mk_hex)s->u[unit].hex, nb);
+    for (int d = 0; d < 6; d++)
+        if (nb[d] >= 0 && hm_can_stack(s, sc, unit, nb[d], -1))
+            out[n++] = nb[d];
+    return n;
+}
+
+static bool can_skirmish(int k)
+{
+    return k == HK_IRREGULAR || k == HK_HIGHLANDER || k == HK_SKIRMISHER ||
+           hm_class(k) == HC_HORSE;
+}
+
+int hm_legal_combat(const hm_state *s, const mk_scenario *sc, mk_action *out, int n, int cap)
+{
+    const mk_grid *g = &sc->map.grid;
+    for (int u = 0; u < s->nunits && n < cap; u++) {
+        int k = sc->units[u].kind;
+        if (!hm_is_unit(k) || !hm_activation(s, sc, u))
+            continue;
+        int16_t tg[32];
+        int nt = hm_fire_targets(s, sc, u, s->u[u].hex, tg, NULL);
+        mk_action a;
+        memset(&a, 0, sizeof a);
+        a.unit = (int16_t)u;
+        a.other = -1;
+        for (int t = 0; t < nt && n < cap; t++) {
+            a.type = HA_FIRE;
+            a.target = tg[t];
+            n = hm_add_variants(s, sc, &a, s->ch.cost_fire, out, n, cap);
+        }
+        /* close combat: adjacent enemy units (H&M 8) */
+        if (s->ch.k[k].cc_cost > 0 && s->ch.k[k].close > 0) {
+            int16_t done[6];
+            int nd = 0;
+            for (int i = 0; i < s->nunits && n < cap; i++) {
+                int h = s->u[i].hex;
+                if (h < 0 || sc->units[i].side == sc->units[u].side ||
+                    !hm_is_unit(sc->units[i].kind) ||
+                    mk_hex_distance(g, (mk_hex)h, (mk_hex)s->u[u].hex) != 1)
+                    continue;
+                bool dup = false;
+                for (int j = 0; j < nd; j++)
+                    dup |= done[j] == h;
+                if (dup)
+                    continue;
+                done[nd++] = (int16_t)h;
+                a.type = HA_CLOSE;
+                a.target = (int16_t)h;
+                n = hm_add_variants(s, sc, &a, s->ch.k[k].cc_cost, out, n, cap);
+            }
+        }
+        n = legal_charges(s, sc, u, out, n, cap);
+        if (can_skirmish(k) && !hm_held(s, sc, u)) {
+            a.type = HA_SKIRMISH;
+            for (int t = 0; t < nt && n < cap; t++) { /* fire, then move */
+                a.flags = HF_FIRE_FIRST;
+                a.target = tg[t];
+                a.npath = 0;
+                n = hm_add_variants(s, sc, &a, s->ch.cost_skirmish, out, n, cap);
+            }
+            int16_t mv[6];
+            int nm = hm_sk_move_options(s, sc, u, mv);
+            for (int t = 0; t < nm && n < cap; t++) { /* move, then fire */
+                a.flags = 0;
+                a.target = mv[t];
+                a.npath = 1;
+                a.path[0] = mv[t];
+                n = hm_add_variants(s, sc, &a, s->ch.cost_skirmish, out, n, cap);
+            }
+            a.npath = 0;
+            a.flags = 0;
+        }
+        if (HM_OPT(s, HO_AMMUNITION) && (s->u[u].flags & HU_AMMO)) {
+            a.type = HA_RESUPPLY;
+            a.target = -1;
+            n = hm_add_variants(s, sc, &a, s->ch.cost_resupply, out, n, cap);
+        }
+    }
+    /* H&M 9 Rally: a leader and a reduced unit that both began the turn in
+     * this hex, the unit not a Cannon, not acted, not adjacent to enemies. */
+    for (int l = 0; l < s->nunits && n < cap; l++) {
+        if (sc->units[l].kind != HK_LEADER || s->u[l].hex < 0 || sc->units[l].side != s->active ||
+            (s->u[l].flags & (HU_MOVED | HU_RALLIED)) || s->u[l].start != s->u[l].hex)
+            continue;
+        int cost = s->u[l].charisma ? 0 : s->ch.cost_rally;
+        if (cost > s->cap)
+            continue;
+        for (int u = 0; u < s->nunits && n < cap; u++) {
+            if (s->u[u].hex != s->u[l].hex || !hm_is_unit(sc->units[u].kind) ||
+                sc->units[u].side != s->active || hm_class(sc->units[u].kind) == HC_CANNON ||
+                s->u[u].acts || s->u[u].start != s->u[u].hex ||
+                s->u[u].mp >= sc->units[u].mp_start || s->u[u].nat != s->u[l].nat ||
+                hm_adjacent_enemy(s, sc, s->u[u].hex, s->active))
+                continue;
+            mk_action *a = &out[n++];
+            memset(a, 0, sizeof *a);
+            a->type = HA_RALLY;
+            a->unit = (int16_t)u;
+            a->other = (int16_t)l;
+            a->target = -1;
+            a->cost = (uint8_t)cost;
+        }
+    }
+    return n;
+}
+
+/* ---------------------------------------------------------------------- */
+/* The combat driver. */
+
+static void set_pending(hm_state *s, int p, int side)
+{
+    s->pending = (int8_t)p;
+    s->decider = (int8_t)side;
+    s->to_move = (int8_t)side;
+}
+
+void hm_combat_start(hm_state *s, const mk_scenario *sc, int kind, int unit, int hex,
+                     mk_events *ev)
+{
+    hm_combat *cb = &s->cb;
+    memset(cb, 0, sizeof *cb);
+    cb->on = 1;
+    cb->kind = (uint8_t)kind;
+    cb->attacker = (int16_t)unit;
+    cb->att_hex = s->u[unit].hex;
+    cb->hex = (int16_t)hex;
+    cb->range = (uint8_t)mk_hex_distance(&sc->map.grid, (mk_hex)cb->att_hex, (mk_hex)hex);
+    int in[2];
+    int n = hm_units_in(s, sc, hex, in);
+    /* Infantry class first (H&M 8 Close Combat: it checks before Cannon) */
+    if (n == 2 && hm_class(sc->units[in[1]].kind) == HC_INF) {
+        int t = in[0];
+        in[0] = in[1];
+        in[1] = t;
+    }
+    cb->ndef = (int8_t)(n > 2 ? 2 : n);
+    for (int i = 0; i < cb->ndef; i++) {
+        cb->def[i] = (int16_t)in[i];
+        cb->mode[i] = HW_STAND;
+        cb->passed[i] = -1;
+    }
+    mk_event *e = mk_events_add(ev, kind == HA_FIRE ? "fire" : kind == HA_CLOSE ? "close_combat"
+                                                                                : "charge");
+    e->unit = (int16_t)unit;
+    e->from = cb->att_hex;
+    e->target = (int16_t)hex;
+    e->value = cb->range;
+    e->rule = "H&M 8";
+    cb->stage = ST_REACT;
+    hm_combat_run(s, sc, ev);
+}
+
+/* May defender i choose between two reactions? Returns the second word
+ * (HW_STAND or HW_COUNTER), or 0 if it has no choice. */
+static int react_choice(const hm_state *s, const mk_scenario *sc, int i)
+{
+    const hm_combat *cb = &s->cb;
+    int d = cb->def[i], k = sc->units[d].kind, cls = hm_class(k);
+    int ak = sc->units[cb->attacker].kind;
+    if (s->u[d].flags & HU_NOWD)
+        return 0;
+    switch (cb->kind) {
+    case HA_FIRE: return (k == HK_DRAGOON || k == HK_HUSSAR) ? HW_STAND : 0;
+    case HA_CLOSE:
+        return hm_class(ak) == HC_INF && (cls == HC_LIGHT || cls == HC_HORSE) ? HW_STAND : 0;
+    case HA_CHARGE:
+        return cls == HC_HORSE ? HW_COUNTER : k == HK_HIGHLANDER ? HW_STAND : 0;
+    }
+    return 0;
+}
+
+static void retreat_hex(hm_state *s, const mk_scenario *sc, int unit, int to, int from,
+                        const char *what, mk_events *ev);
+
+/* Runs the combat on until it needs a decision or ends. */
+void hm_combat_run(hm_state *s, const mk_scenario *sc, mk_events *ev)
+{
+    hm_combat *cb = &s->cb;
+    int att = cb->attacker, aside = sc->units[att].side, dside = 1 - aside;
+    while (cb->on) {
+        switch (cb->stage) {
+        case ST_REACT:
+            while (cb->cur < cb->ndef) {
+                int i = cb->cur;
+                if (react_choice(s, sc, i) && cb->mode[i] == HW_STAND && !cb->eq[i]) {
+                    cb->eq[i] = 2;   /* asked (reset below) */
+                    set_pending(s, HP_REACT, dside);
+                    return;
+                }
+                cb->cur++;
+            }
+            for (int i = 0; i < 2; i++)
+                cb->eq[i] = 0;
+            cb->cur = 0;
+            cb->stage = ST_MORALE;
+            break;
+        case ST_MORALE: {
+            bool infantry_passed = false;
+            for (int i = 0; i < cb->ndef; i++) {
+                int d = cb->def[i], k = sc->units[d].kind, cls = hm_class(k);
+                bool wd = cb->mode[i] == HW_WITHDRAW;
+                int mp = 0, drm = 0;
+                const char *why = NULL;
+                if (cb->kind == HA_FIRE) {
+                    if (!wd)
+                        continue;
+                    mp = 4;   /* as for close combat: dragoons and hussars have 4 MP */
+                } else if (cb->kind == HA_CLOSE) {
+                    if (cls == HC_CANNON && infantry_passed) {
+                        cb->passed[i] = 1;   /* H&M 8: passes with its infantry */
+                        continue;
+                    }
+                    if (wd && (k == HK_DRAGOON || k == HK_HUSSAR))
+                        mp = 4;
+                } else { /* charge: the per-class reactions */
+                    if ((cls == HC_LIGHT && k != HK_HIGHLANDER) || cls == HC_CANNON) {
+                        cb->passed[i] = 0;   /* automatically fails, no roll */
+                        mk_event *e = mk_events_add(ev, "morale");
+                        e->unit = (int16_t)d;
+                        e->purpose = "charge";
+                        e->passed = 0;
+                        e->rule = "H&M 8 Charge: Light Footmen and Cannon fail automatically";
+                        continue;
+                    }
+                    if (k == HK_HIGHLANDER)
+                        mp = 4;
+                    if (wd && (k == HK_DRAGOON || k == HK_HUSSAR)) {
+                        mp = 4;
+                        drm = k == HK_DRAGOON ? -1 : -2;
+                        why = k == HK_DRAGOON ? "Dragoons withdrawing from a charge -1 (H&M 8)"
+                                              : "Hussars withdrawing from a charge -2 (H&M 8)";
+                    }
+                }
+                int roll, thr;
+                int p = hm_morale(s, sc, d, mp, drm, why,
+                                  wd ? "withdraw" : cb->mode[i] == HW_COUNTER ? "countercharge"
+                                                                             : "defensive_fire",
+                                  ev, &roll, &thr);
+                cb->passed[i] = (int8_t)p;
+                if (p && wd && cb->kind == HA_CHARGE && roll == thr)
+                    cb->eq[i] = 1;   /* AMB-HM-11: modified roll equal to modified morale */
+                if (p && cls == HC_INF)
+                    infantry_passed = true;
+            }
+            cb->stage = ST_DF;
+            break;
+        }
+        case ST_DF:
+            if (cb->kind != HA_FIRE)
+                for (int i = 0; i < cb->ndef && s->u[att].hex >= 0; i++) {
+                    int d = cb->def[i], k = sc->units[d].kind;
+                    if (cb->passed[i] != 1 || cb->mode[i] != HW_STAND || s->u[d].hex != cb->hex)
+                        continue;
+                    if (cb->kind == HA_CHARGE && hm_class(k) == HC_CANNON)
+                        continue;   /* not from artillery */
+                    int need = s->ch.k[k].fire[0];
+                    if (need <= 0)
+                        continue;
+                    mods m = {0};
+                    terrain_mods(s, sc, cb->hex, cb->att_hex, 1, true, &m);
+                    ssr_mods(s, sc, d, COL_FIRE, &m);
+                    int f = 0;
+                    int hits = roll_mods(s, sc, d, COL_FIRE, 1, need, &m, -1, 1,
+                                         "defensive_fire", "H&M 8 Defensive Fire", cb->att_hex,
+                                         ev, &f);
+                    cb->fives = (uint8_t)(cb->fives + f);
+                    for (int h = 0; h < hits; h++)
+                        hm_hit(s, sc, att, "H&M 8 Defensive Fire", ev);
+                }
+            cb->stage = ST_WITHDRAW;
+            cb->cur = 0;
+            break;
+        case ST_WITHDRAW:
+            while (cb->cur < cb->ndef) {
+                int i = cb->cur, d = cb->def[i];
+                if (cb->mode[i] == HW_WITHDRAW && cb->passed[i] == 1 && s->u[d].hex == cb->hex) {
+                    if (cb->eq[i] == 1) {
+                        cb->eq[i] = 0;
+                        hm_hit(s, sc, d, "H&M 8: withdraw roll equal to morale, one hit", ev);
+                        if (s->u[d].hex < 0) {
+                            cb->cur++;
+                            continue;
+                        }
+                    }
+                    int16_t o[6];
+                    if (hm_retreat_options(s, sc, d, cb->att_hex, o) > 0) {
+                        set_pending(s, HP_WD_HEX, dside);
+                        return;
+                    }
+                    cb->passed[i] = 0;   /* nowhere to go: it stays and must retreat */
+                }
+                cb->cur++;
+            }
+            cb->cur = 0;
+            {
+                int in[2];
+                int left = hm_units_in(s, sc, cb->hex, in);
+                bool withdrew = false;
+                for (int i = 0; i < cb->ndef; i++)
+                    withdrew |= cb->mode[i] == HW_WITHDRAW && cb->passed[i] == 1;
+                if (cb->kind == HA_FIRE && withdrew) {
+                    int16_t tg[32];
+                    (void)left;
+                    if (s->u[att].hex >= 0 && hm_fire_targets(s, sc, att, s->u[att].hex, tg, NULL))
+                        set_pending(s, HP_RETARGET, aside);
+                    else
+                        cb->on = 0;   /* no target: the CAP is wasted */
+                    if (!cb->on)
+                        break;
+                    return;
+                }
+                if (left == 0 && withdrew) {
+                    cb->stage = ST_ADVANCE;
+                    break;
+                }
+            }
+            cb->stage = ST_ATTACK;
+            break;
+        case ST_ATTACK: {
+            int ak = sc->units[att].kind;
+            int in[2], n = hm_units_in(s, sc, cb->hex, in);
+            if (s->u[att].hex < 0) {
+                cb->stage = ST_RETREAT;
+                break;
+            }
+            int col = cb->kind == HA_FIRE ? COL_FIRE : cb->kind == HA_CLOSE ? COL_CLOSE : COL_CHARGE;
+            int need = col == COL_FIRE ? s->ch.k[ak].fire[cb->range - 1]
+                       : col == COL_CLOSE ? s->ch.k[ak].close
+                                          : s->ch.k[ak].charge;
+            mods m = {0};
+            terrain_mods(s, sc, cb->att_hex, cb->hex, col == COL_FIRE ? cb->range : 1, false, &m);
+            ssr_mods(s, sc, att, col, &m);
+            if (col == COL_CHARGE && hm_class(ak) == HC_HORSE && sc->map.terrain[cb->hex] == HT_CLEAR)
+                mod_add(&m, 1, "Horsemen Clear Terrain Bonus (H&M 8)");
+            int f = 0;
+            const char *purpose = col == COL_FIRE ? "fire" : col == COL_CLOSE ? "close_combat" : "charge";
+            int hits = roll_mods(s, sc, att, col, col == COL_FIRE ? cb->range : 0, need, &m, -1, 0,
+                                 purpose, "H&M 8", cb->hex, ev, &f);
+            cb->fives = (uint8_t)(cb->fives + f);
+            /* simultaneous: countercharge, Highlanders (H&M 8) */
+            int back = 0;
+            for (int i = 0; i < cb->ndef && cb->kind != HA_FIRE; i++) {
+                int d = cb->def[i], k = sc->units[d].kind;
+                if (s->u[d].hex != cb->hex)
+                    continue;
+                int dneed = 0, dcol = COL_CLOSE;
+                if (cb->kind == HA_CHARGE && cb->mode[i] == HW_COUNTER && cb->passed[i] == 1) {
+                    dneed = s->ch.k[k].charge;
+                    dcol = COL_CHARGE;
+                } else if (k == HK_HIGHLANDER && cb->mode[i] == HW_STAND) {
+                    dneed = cb->kind == HA_CHARGE ? 7 : s->ch.k[k].close;
+                }
+                if (dneed <= 0)
+                    continue;
+                mods dm = {0};
+                terrain_mods(s, sc, cb->hex, cb->att_hex, 1, true, &dm);
+                back += roll_mods(s, sc, d, dcol, 0, dneed, &dm, -1, 0,
+                                  dcol == COL_CHARGE ? "countercharge" : "highlander",
+                                  "H&M 8: simultaneous", cb->att_hex, ev, &f);
+                cb->fives = (uint8_t)(cb->fives + f);
+            }
+            if (n > 0)
+                apply_hits(s, sc, cb->hex, hits,
+                           cb->kind == HA_FIRE && cb->range >= s->ch.immune_range, purpose, ev);
+            for (int h = 0; h < back; h++)
+                hm_hit(s, sc, att, "H&M 8: simultaneous", ev);
+            /* H&M 9, AMB-HM-9: natural 5s on any die of the combat */
+            if (cb->fives)
+                for (int i = 0; i < s->nunits; i++)
+                    if (sc->units[i].kind == HK_LEADER && s->u[i].hex >= 0 &&
+                        (s->u[i].hex == cb->hex || s->u[i].hex == cb->att_hex))
+                        hm_leader_casualty(s, sc, i, ev);
+            cb->stage = ST_RETREAT;
+            cb->cur = 0;
+            break;
+        }
+        case ST_RETREAT:
+            while (cb->kind != HA_FIRE && cb->cur < cb->ndef) {
+                int i = cb->cur, d = cb->def[i];
+                if (cb->passed[i] == 0 && s->u[d].hex == cb->hex) {
+                    int16_t o[6];
+                    if (hm_retreat_options(s, sc, d, cb->att_hex, o) > 0) {
+                        set_pending(s, HP_RETREAT, dside);
+                        return;
+                    }
+                    mk_event *e = mk_events_add(ev, "no_retreat");
+                    e->unit = (int16_t)d;
+                    e->rule = "H&M 8 No Retreat: loses 1 MP";
+                    hm_hit(s, sc, d, "H&M 8 No Retreat", ev);
+                }
+                cb->cur++;
+            }
+            cb->stage = ST_ADVANCE;
+            break;
+        case ST_ADVANCE:
+            cb->stage = ST_DONE;
+            if (s->u[att].hex < 0 || hm_enemy_units_in(s, sc, cb->hex, aside) ||
+                hm_class(sc->units[att].kind) == HC_CANNON)
+                break;
+            {
+                bool any_def = false;
+                for (int i = 0; i < cb->ndef; i++)
+                    any_def |= true;
+                if (!any_def || !hm_can_stack(s, sc, att, cb->hex, -1))
+                    break;
+            }
+            if (cb->kind == HA_FIRE) {
+                if (cb->range == 1) {
+                    set_pending(s, HP_ADVANCE, aside);   /* may advance (H&M 8) */
+                    return;
+                }
+                break;
+            }
+            { /* must advance (H&M 8) */
+                mk_event *e = mk_events_add(ev, "advance");
+                e->unit = (int16_t)att;
+                e->from = s->u[att].hex;
+                e->to = cb->hex;
+                e->rule = "H&M 8: the acting unit must enter the vacated hex";
+                hm_enter(s, sc, att, cb->hex, ev);
+            }
+            break;
+        case ST_DONE:
+        default:
+            cb->on = 0;
+            break;
+        }
+    }
+    /* leaders present took part in a combat (CAP storage, H&M 9) */
+    for (int i = 0; i < s->nunits; i++)
+        if (sc->units[i].kind == HK_LEADER && s->u[i].hex >= 0 &&
+            (s->u[i].hex == cb->hex || s->u[i].hex == cb->att_hex))
+            s->u[i].flags |= HU_COMBAT;
+    for (int i = 0; i < s->nunits; i++)
+        s->u[i].flags &= (uint8_t)~HU_NOWD;
+    if (s->sk_unit == att && s->sk_phase == 2) {
+        int16_t o[6];
+        if (s->u[att].hex >= 0 && hm_sk_move_options(s, sc, att, o) > 0) {
+            set_pending(s, HP_SK_MOVE, aside);
+            return;
+        }
+        s->sk_unit = -1;
+        s->sk_phase = 0;
+    } else if (s->sk_unit == att) {
+        s->sk_unit = -1;
+        s->sk_phase = 0;
+    }
+}
+
+/* H&M 8 Retreat & Withdraw: unit moves to `to`; a friendly unit that would
+ * break stacking is displaced first (both check morale; failing costs
+ * 1 MP); a unit ending next to an enemy checks morale too (1 MP). */
+static void retreat_hex(hm_state *s, const mk_scenario *sc, int unit, int to, int from,
+                        const char *what, mk_events *ev)
+{
+    const mk_grid *g = &sc->map.grid;
+    int side = sc->units[unit].side, hex = s->u[unit].hex;
+    int displaced = -1;
+    if (!hm_can_stack(s, sc, unit, to, -1)) {
+        for (int j = 0; j < s->nunits && displaced < 0; j++) {
+            if (s->u[j].hex != to || !hm_is_unit(sc->units[j].kind) ||
+                !hm_can_stack(s, sc, unit, to, j))
+                continue;
+            mk_hex nb[6];
+            mk_hex_neighbors(g, (mk_hex)to, nb);
+            int d1 = mk_hex_distance(g, (mk_hex)to, (mk_hex)from);
+            for (int q = 0; q < 6; q++) {
+                int h2 = nb[q];
+                if (h2 < 0 || h2 == hex || mk_hex_distance(g, (mk_hex)h2, (mk_hex)from) <= d1 ||
+                    hm_enemy_units_in(s, sc, h2, side) || !hm_can_stack(s, sc, j, h2, -1))
+                    continue;
+                displaced = j;
+                mk_event *e = mk_events_add(ev, "displaced");
+                e->unit = (int16_t)j;
+                e->from = (int16_t)to;
+                e->to = (int16_t)h2;
+                e->rule = "H&M 8 Displacement";
+                s->u[j].hex = (int16_t)h2;
+                break;
+            }
+        }
+    }
+    mk_event *e = mk_events_add(ev, "retreat");
+    e->unit = (int16_t)unit;
+    e->from = (int16_t)hex;
+    e->to = (int16_t)to;
+    e->text = what;
+    e->rule = "H&M 8 Retreat & Withdraw";
+    s->u[unit].hex = (int16_t)to;
+    s->u[unit].flags |= HU_NOWD;
+    /* leaders alone in the hex left behind go with it (H&M 9) */
+    for (int i = 0; i < s->nunits; i++)
+        if (sc->units[i].kind == HK_LEADER && s->u[i].hex == hex && sc->units[i].side == side) {
+            int in[2], n = hm_units_in(s, sc, hex, in);
+            if (n == 0) {
+                s->u[i].hex = (int16_t)to;
+                mk_event *l = mk_events_add(ev, "leader_follows");
+                l->unit = (int16_t)i;
+                l->to = (int16_t)to;
+            }
+        }
+    if (displaced >= 0) {
+        if (!hm_morale(s, sc, unit, 0, 0, NULL, "displacement", ev, NULL, NULL))
+            hm_hit(s, sc, unit, "H&M 8 Displacement", ev);
+        if (!hm_morale(s, sc, displaced, 0, 0, NULL, "displacement", ev, NULL, NULL))
+            hm_hit(s, sc, displaced, "H&M 8 Displacement", ev);
+        if (s->u[displaced].hex >= 0 && hm_adjacent_enemy(s, sc, s->u[displaced].hex, side) &&
+            !hm_morale(s, sc, displaced, 0, 0, NULL, "adjacent_enemy", ev, NULL, NULL))
+            hm_hit(s, sc, displaced, "H&M 8: retreat next to an enemy", ev);
+    }
+    if (s->u[unit].hex >= 0 && hm_adjacent_enemy(s, sc, s->u[unit].hex, side) &&
+        !hm_morale(s, sc, unit, 0, 0, NULL, "adjacent_enemy", ev, NULL, NULL))
+        hm_hit(s, sc, unit, "H&M 8: retreat next to an enemy", ev);
+}
+
+void hm_sk_fire_prompt(hm_state *s, const mk_scenario *sc)
+{
+    int u = s->sk_unit;
+    int16_t tg[32];
+    if (u >= 0 && s->u[u].hex >= 0 && hm_fire_targets(s, sc, u, s->u[u].hex, tg, NULL) > 0) {
+        s->sk_phase = 1;
+        set_pending(s, HP_SK_FIRE, sc->units[u].side);
+        return;
+    }
+    s->sk_unit = -1;
+    s->sk_phase = 0;
+}
+
+/* The choices of the pending decision. */
+int hm_choices(const hm_state *s, const mk_scenario *sc, mk_action *out, int cap)
+{
+    const hm_combat *cb = &s->cb;
+    int16_t o[32];
+    uint8_t w[4];
+    int n = 0, nw = 0;
+    switch (s->pending) {
+    case HP_SEIZE:
+    case HP_AC_RETRY:
+    case HP_ADVANCE:
+        w[nw++] = HW_YES;
+        w[nw++] = HW_NO;
+        break;
+    case HP_AMBUSH:
+        n = hm_ambush_options(s, sc, o);
+        w[nw++] = HW_NO;
+        break;
+    case HP_REACT:
+        w[nw++] = HW_WITHDRAW;
+        w[nw++] = (uint8_t)react_choice(s, sc, cb->cur);
+        break;
+    case HP_WD_HEX: n = hm_retreat_options(s, sc, cb->def[cb->cur], cb->att_hex, o); break;
+    case HP_RETREAT: n = hm_retreat_options(s, sc, cb->def[cb->cur], cb->att_hex, o); break;
+    case HP_RETARGET:
+        n = hm_fire_targets(s, sc, cb->attacker, s->u[cb->attacker].hex, o, NULL);
+        w[nw++] = HW_NO;
+        break;
+    case HP_SK_MOVE:
+        n = hm_sk_move_options(s, sc, s->sk_unit, o);
+        w[nw++] = HW_NO;
+        break;
+    case HP_SK_FIRE:
+        n = hm_fire_targets(s, sc, s->sk_unit, s->u[s->sk_unit].hex, o, NULL);
+        w[nw++] = HW_NO;
+        break;
+    default: return 0;
+    }
+    int m = 0;
+    for (int i = 0; i < n && m < cap; i++) {
+        mk_action *a = &out[m++];
+        memset(a, 0, sizeof *a);
+        a->type = HA_CHOOSE;
+        a->unit = a->other = a->target = -1;
+        if (s->pending == HP_AMBUSH) {
+            a->flags = HW_UNIT;
+            a->other = o[i];
+        } else {
+            a->flags = HW_HEX;
+            a->target = o[i];
+        }
+    }
+    for (int i = 0; i < nw && m < cap; i++) {
+        mk_action *a = &out[m++];
+        memset(a, 0, sizeof *a);
+        a->type = HA_CHOOSE;
+        a->unit = a->other = a->target = -1;
+        a->flags = w[i];
+    }
+    return m;
+}
+
+/* Applies a listed choice (hm.c checked it is one). */
+void hm_choose(hm_state *s, const mk_scenario *sc, const mk_action *a, mk_events *ev)
+{
+    hm_combat *cb = &s->cb;
+    int p = s->pending;
+    s->pending = HP_NONE;
+    s->to_move = s->active;
+    switch (p) {
+    case HP_SEIZE: hm_seize_resolve(s, sc, a->flags == HW_YES, ev); return;
+    case HP_AC_RETRY:
+        if (a->flags == HW_YES) {
+            s->cap--;
+            hm_ac_attempt(s, sc, ev);
+        }
+        return;
+    case HP_AMBUSH:
+        if (a->flags == HW_UNIT)
+            hm_ambush(s, sc, a->other, ev);
+        hm_move_run(s, sc, ev);
+        return;
+    case HP_REACT:
+        cb->mode[cb->cur] = a->flags;
+        if (a->flags == HW_STAND)
+            cb->eq[cb->cur] = 2;
+        cb->cur++;
+        break;
+    case HP_WD_HEX: {
+        int d = cb->def[cb->cur];
+        retreat_hex(s, sc, d, a->target, cb->att_hex, "withdraw", ev);
+        cb->cur++;
+        break;
+    }
+    case HP_RETREAT: {
+        int d = cb->def[cb->cur];
+        retreat_hex(s, sc, d, a->target, cb->att_hex, "retreat", ev);
+        cb->cur++;
+        break;
+    }
+    case HP_RETARGET: {
+        int att = cb->attacker;
+        cb->on = 0;
+        if (a->flags == HW_HEX) {
+            hm_combat_start(s, sc, HA_FIRE, att, a->target, ev);
+            return;
+        }
+        for (int i = 0; i < s->nunits; i++)
+            s->u[i].flags &= (uint8_t)~HU_NOWD;
+        if (s->sk_unit == att && s->sk_phase == 2) {
+            int16_t o[6];
+            if (s->u[att].hex >= 0 && hm_sk_move_options(s, sc, att, o) > 0) {
+                set_pending(s, HP_SK_MOVE, sc->units[att].side);
+                return;
+            }
+        }
+        s->sk_unit = -1;
+        s->sk_phase = 0;
+        return;
+    }
+    case HP_ADVANCE:
+        if (a->flags == HW_YES) {
+            mk_event *e = mk_events_add(ev, "advance");
+            e->unit = cb->attacker;
+            e->from = s->u[cb->attacker].hex;
+            e->to = cb->hex;
+            e->rule = "H&M 8: advance after R1 fire";
+            hm_enter(s, sc, cb->attacker, cb->hex, ev);
+        }
+        break;
+    case HP_SK_MOVE: {
+        int u = s->sk_unit;
+        s->sk_unit = -1;
+        s->sk_phase = 0;
+        if (a->flags == HW_HEX) {
+            mk_action m;
+            memset(&m, 0, sizeof m);
+            m.type = HA_MOVE;
+            m.unit = (int16_t)u;
+            m.target = a->target;
+            m.npath = 1;
+            m.path[0] = a->target;
+            hm_move_start(s, sc, &m, ev);
+        }
+        return;
+    }
+    case HP_SK_FIRE: {
+        int u = s->sk_unit;
+        s->sk_unit = -1;
+        s->sk_phase = 0;
+        if (a->flags == HW_HEX)
+            hm_combat_start(s, sc, HA_FIRE, u, a->target, ev);
+        return;
+    }
+    default: return;
+    }
+    hm_combat_run(s, sc, ev);
+}
