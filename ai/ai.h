@@ -41,8 +41,8 @@ typedef struct mk_ai_config {
 } mk_ai_config;
 
 #define MK_MCTS_DEFAULT_ITERATIONS 1000
-#define MK_MCTS_ROLLOUT_DEPTH 8
-#define MK_MCTS_C 0.7
+#define MK_MCTS_ROLLOUT_DEPTH 2
+#define MK_MCTS_C 0.15
 #define MK_AI_THREADS_MAX 64
 
 /* Defaults: engine random, seed 1, one thread, the defaults above. */

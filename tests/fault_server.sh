@@ -254,7 +254,7 @@ kill -TERM "$pid"; wait "$pid"; check "SIGTERM: exit status" 0 "$?"; pid=""
 # --- 5. a full disk ----------------------------------------------------------------
 disk="$tmp/disk"; mkdir -p "$disk"
 mode=""
-if mount -t tmpfs -o size=1m tmpfs "$disk" 2>/dev/null; then
+if [ -z "${MUSKET_FAULT_NO_TMPFS:-}" ] && mount -t tmpfs -o size=1m tmpfs "$disk" 2>/dev/null; then
   mode=tmpfs
 elif command -v prlimit >/dev/null; then
   mode=fsize; disk=""
@@ -280,7 +280,7 @@ if [ -n "$mode" ]; then
   else
     # The database's files may grow no further.
     wal=$(stat -c %s "$fdb-wal" 2>/dev/null || echo 0)
-    prlimit --pid "$pid" --fsize="$wal:$wal"
+    prlimit --pid "$pid" --fsize="$wal:"
   fi
   faults=$((faults + 1))
   # Play on until the store refuses (a WAL may have room left for a few).
@@ -303,7 +303,7 @@ if [ -n "$mode" ]; then
   for _ in $(seq 50); do grep -q "game $aig: AI action refused" "$log" && break; sleep 0.1; done
   api GET "/api/games/$aig/state" "" "$aispec" >/dev/null
   check "full disk: the computer's first move is refused" 0 "$(out .seq)"
-  if [ "$mode" = tmpfs ]; then rm -f "$tmp/disk/fill"; else prlimit --pid "$pid" --fsize=unlimited:unlimited; fi
+  if [ "$mode" = tmpfs ]; then rm -f "$tmp/disk/fill"; else prlimit --pid "$pid" --fsize=unlimited:; fi
   n0=$(wc -l <"$tmp/acked3")
   player "$g" "$a" "$b" 5 "$tmp/acked3"
   check "space back: play goes on" 5 "$(( $(wc -l <"$tmp/acked3") - n0 ))"

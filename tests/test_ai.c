@@ -13,6 +13,7 @@
 #include "ai/match.h"
 #include "check.h"
 #include "core/catalog.h"
+#include "rules/htl/htl_int.h"
 #include "rules/rules.h"
 #include "toy_ruleset.h"
 
@@ -362,8 +363,117 @@ static void test_time_budget(const mk_ruleset *rs, const mk_scenario *sc)
     free(st);
 }
 
+/* Hold the Line's inlined neighbours (rules/htl/htl_int.h, used by its move
+ * generation) are core's mk_hex_neighbors on every hex of both layouts. */
+static void test_htl_neighbors(void)
+{
+    for (int orient = 0; orient < 2; orient++)
+        for (int shifted = 0; shifted < 2; shifted++)
+            for (int size = 0; size < 2; size++) {
+                mk_grid g;
+                char msg[128];
+                CHECK(mk_grid_init(&g, orient, shifted, size ? 13 : 4, size ? 9 : 7, msg,
+                                   sizeof msg) == 0);
+                for (int h = 0; h < mk_grid_size(&g); h++) {
+                    mk_hex a[6];
+                    int16_t b[6];
+                    mk_hex_neighbors(&g, (mk_hex)h, a);
+                    htl_neighbors(&g, h, b);
+                    int same = 1;
+                    for (int d = 0; d < 6; d++)
+                        same &= a[d] == b[d];
+                    CHECK(same);
+                }
+            }
+}
+
+/* The evaluation is in [-1, 1], zero-sum (side 1's is minus side 0's) and
+ * the result once the game is over; checked along random games. */
+static void test_htl_evaluate(const mk_ruleset *rs, const mk_scenario *sc)
+{
+    void *st = calloc(1, rs->state_size);
+    mk_action *acts = malloc(sizeof *acts * MK_MAX_ACTIONS);
+    mk_error err;
+    int bad = 0, positions = 0;
+    for (int game = 0; game < 20; game++) {
+        memset(st, 0, rs->state_size);
+        CHECK(rs->init(st, sc, 0, (uint64_t)game + 1, NULL, &err) == 0);
+        mk_rng pick;
+        mk_rng_seed(&pick, (uint64_t)game * 7 + 3);
+        for (int k = 0; k < 2000; k++) {
+            double e0 = rs->evaluate(st, sc, 0), e1 = rs->evaluate(st, sc, 1);
+            positions++;
+            if (!(e0 >= -1 && e0 <= 1) || fabs(e0 + e1) > 1e-12)
+                bad++;
+            if (rs->over(st)) {
+                mk_result r;
+                rs->result(st, sc, &r);
+                if (e0 != (r.winner < 0 ? 0.0 : r.winner == 0 ? 1.0 : -1.0))
+                    bad++;
+                break;
+            }
+            int n = rs->legal(st, sc, acts, MK_MAX_ACTIONS);
+            mk_events sink;
+            mk_events_init(&sink, NULL, 0);
+            if (n <= 0 || rs->apply(st, sc, &acts[mk_rng_below(&pick, (uint32_t)n)], &sink,
+                                    &err) != 0)
+                break;
+        }
+    }
+    CHECK_EQ(bad, 0);
+    printf("%s: evaluate checked in %d positions\n", sc->id, positions);
+    free(st);
+    free(acts);
+}
+
+/* htl_los_occ (the occupancy and a closed form at range 2, move generation)
+ * agrees with htl_los (core's trace) on every pair of hexes up to 4 apart,
+ * in positions along random games. */
+static void test_htl_los(const mk_ruleset *rs, const mk_scenario *sc)
+{
+    htl_state *st = calloc(1, sizeof *st);
+    mk_action *acts = malloc(sizeof *acts * MK_MAX_ACTIONS);
+    mk_error err;
+    const mk_grid *g = &sc->map.grid;
+    int size = mk_grid_size(g), pairs = 0, bad = 0;
+    CHECK(rs->init(st, sc, 0, 5, NULL, &err) == 0);
+    mk_rng pick;
+    mk_rng_seed(&pick, 99);
+    for (int k = 0; k < 120 && !rs->over(st); k++) {
+        if (k % 12 == 0) {
+            htl_occ o;
+            htl_occ_build(&o, st, sc);
+            for (int a = 0; a < size; a++)
+                for (int b = 0; b < size; b++) {
+                    if (mk_hex_distance(g, (mk_hex)a, (mk_hex)b) > 4)
+                        continue;
+                    pairs++;
+                    if (htl_los_occ(sc, &o, a, b) != htl_los(st, sc, a, b))
+                        bad++;
+                }
+        }
+        int n = rs->legal(st, sc, acts, MK_MAX_ACTIONS);
+        mk_events sink;
+        mk_events_init(&sink, NULL, 0);
+        if (n <= 0 ||
+            rs->apply(st, sc, &acts[mk_rng_below(&pick, (uint32_t)n)], &sink, &err) != 0)
+            break;
+    }
+    CHECK_EQ(bad, 0);
+    printf("%s: line of sight checked on %d pairs\n", sc->id, pairs);
+    free(st);
+    free(acts);
+}
+
 int main(void)
 {
+    test_htl_neighbors();
+    {
+        mk_ai_config cfg;   /* issue 4: the hardest level thinks at most 1 s a move */
+        mk_ai_config_init(&cfg);
+        CHECK(mk_ai_difficulty(&cfg, "hard") == 0);
+        CHECK(cfg.budget_ms > 0 && cfg.budget_ms <= 1000);
+    }
     test_wilson();
     mk_scenario *toy = toy2_scenario();
     CHECK(toy != NULL);
@@ -384,6 +494,8 @@ int main(void)
     mk_scenario *htl = mk_catalog_load("htl/tutorial", rss, nrs, &err);
     if (htl) {
         test_determinism(htl->rs, htl, 200);
+        test_htl_evaluate(htl->rs, htl);
+        test_htl_los(htl->rs, htl);
         int n = test_legal_everywhere(htl->rs, htl, 3, 3, 30);
         printf("htl/tutorial: mcts and greedy legal in %d positions\n", n);
         test_match_repro(htl->rs, htl, MK_AI_GREEDY);

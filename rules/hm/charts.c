@@ -14,8 +14,8 @@ const char *const hm_terrain_names[HT_COUNT] = {
 };
 
 const char *const hm_kind_names[HK_COUNT] = {
-    "line",    "elite",   "highlander", "militia",   "irregular", "skirmisher",      "native",
-    "dragoon", "cavalry", "hussar",     "artillery", "siege_artillery", "leader", "vp",
+    "line",    "elite",   "highlander", "militia",   "irregular",       "skirmisher", "native",
+    "dragoon", "cavalry", "hussar",     "artillery", "siege_artillery", "leader",     "vp",
 };
 
 static int get_int(json_t *o, const char *key, int lo, int hi, int *out)
@@ -47,12 +47,13 @@ int hm_charts_load(hm_charts *ch, const char *scale, mk_error *err)
     json_t *mv = json_object_get(root, "movement"), *ac = json_object_get(root, "actions");
     json_t *cc = json_object_get(ac, "close_combat"), *ter = json_object_get(root, "terrain");
     if (!json_is_object(charts)) {
-        mk_error_set(err, "scenario_invalid", "%s: charts.%s: no such chart (small, battles, grand)",
-                     path, scale);
+        mk_error_set(err, "scenario_invalid",
+                     "%s: charts.%s: no such chart (small, battles, grand)", path, scale);
         goto done;
     }
     if (get_int(charts, "immune_range", 1, 9, &v)) {
-        mk_error_set(err, "scenario_invalid", "%s: charts.%s.immune_range: 1-9 needed", path, scale);
+        mk_error_set(err, "scenario_invalid", "%s: charts.%s.immune_range: 1-9 needed", path,
+                     scale);
         goto done;
     }
     ch->immune_range = (int8_t)v;
@@ -85,9 +86,10 @@ int hm_charts_load(hm_charts *ch, const char *scale, mk_error *err)
         int c1, c2, cr, cost;
         if (get_int(e, "close", 0, 10, &c1) || get_int(e, "charge", 0, 10, &c2) ||
             get_int(e, "charge_range", 0, 6, &cr) || get_int(cc, hm_kind_names[k], 0, 9, &cost)) {
-            mk_error_set(err, "scenario_invalid",
-                         "%s: charts.%s.%s: close, charge, charge_range (and actions.close_combat) needed",
-                         path, scale, hm_kind_names[k]);
+            mk_error_set(
+                err, "scenario_invalid",
+                "%s: charts.%s.%s: close, charge, charge_range (and actions.close_combat) needed",
+                path, scale, hm_kind_names[k]);
             goto done;
         }
         kc->close = (int8_t)c1;
@@ -111,7 +113,8 @@ int hm_charts_load(hm_charts *ch, const char *scale, mk_error *err)
     if (get_int(ac, "move", 0, 9, &m) || get_int(ac, "fire", 0, 9, &f) ||
         get_int(ac, "skirmish", 0, 9, &sk) || get_int(ac, "charge", 0, 9, &ch2) ||
         get_int(ac, "rally", 0, 9, &ra) || get_int(ac, "resupply", 0, 9, &rs)) {
-        mk_error_set(err, "scenario_invalid", "%s: actions: move, fire, skirmish, charge, rally, resupply needed", path);
+        mk_error_set(err, "scenario_invalid",
+                     "%s: actions: move, fire, skirmish, charge, rally, resupply needed", path);
         goto done;
     }
     ch->cost_move = (int8_t)m;

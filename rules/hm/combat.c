@@ -7,7 +7,19 @@
 #include "hm_int.h"
 
 /* Stages of a combat in progress. */
-enum { ST_REACT, ST_MORALE, ST_DF, ST_WITHDRAW, ST_ATTACK, ST_RETREAT, ST_ADVANCE, ST_DONE };
+enum {
+    ST_REACT,
+    ST_MORALE,
+    ST_DF,
+    ST_WITHDRAW,
+    ST_ATTACK,
+    ST_RETREAT,
+    ST_ADVANCE,
+    ST_DONE,
+    ST_R1_ORDER,
+    ST_R1_FIRE,
+    ST_ATTACK2
+};
 
 typedef struct mods {
     int n, sum;
@@ -40,17 +52,18 @@ static int dice_for(const hm_state *s, const mk_scenario *sc, int unit, int col,
     if (k == HK_ELITE && (col == COL_CLOSE || (col == COL_FIRE && range == 1)))
         n++;
     if ((ssr & SSR_INF_ART) && cls == HC_CANNON && col == COL_FIRE)
-        n--;   /* Inferior Artillery (play example: two dice, not three) */
+        n--; /* Inferior Artillery (play example: two dice, not three) */
     if ((ssr & SSR_MATCHLOCKS) && (cls == HC_INF || cls == HC_LIGHT) && col != COL_CHARGE)
-        n--;   /* Matchlocks: fire and close combat (AMB-HM-10) */
+        n--; /* Matchlocks: fire and close combat (AMB-HM-10) */
     if ((ssr & SSR_INF_HORSE) && cls == HC_HORSE && df)
-        n--;   /* Inferior Horsemen: defensive fire */
+        n--; /* Inferior Horsemen: defensive fire */
     if (HM_OPT(s, HO_AMMUNITION) && col == COL_FIRE && (s->u[unit].flags & HU_AMMO))
         n--;
     if (HM_OPT(s, HO_HI_STACKING) && (cls == HC_INF || cls == HC_HORSE)) {
         int in[2], m = hm_units_in(s, sc, s->u[unit].hex, in);
         for (int i = 0; i < m && i < 2; i++)
-            if (in[i] != unit && hm_class(sc->units[in[i]].kind) == (cls == HC_INF ? HC_HORSE : HC_INF))
+            if (in[i] != unit &&
+                hm_class(sc->units[in[i]].kind) == (cls == HC_INF ? HC_HORSE : HC_INF))
                 n--;
     }
     if ((s->ch.k[k].one_die >> col) & 1)
@@ -65,6 +78,7 @@ static int roll_mods(hm_state *s, const mk_scenario *sc, int unit, int col, int 
                      const mods *m, int dice, int df, const char *purpose, const char *rule,
                      int target_hex, mk_events *ev, int *fives)
 {
+    int zeros = 0;
     if (dice < 0)
         dice = dice_for(s, sc, unit, col, range, df);
     mk_event *e = mk_events_add(ev, "roll");
@@ -86,11 +100,16 @@ static int roll_mods(hm_state *s, const mk_scenario *sc, int unit, int col, int 
         if (d == 5 && fives)
             (*fives)++;
         if (d == 1 && col == COL_FIRE && HM_OPT(s, HO_AMMUNITION))
-            s->u[unit].flags |= HU_AMMO;   /* 15 Ammunition */
+            s->u[unit].flags |= HU_AMMO; /* 15 Ammunition */
         if (d == 9 || (d != 0 && d + drm >= need))
             hits++;
+        zeros += d == 0;
     }
     e->hits = (int16_t)hits;
+    /* 15 Retreat in R1 Fire Combat: the firer's natural 0 at R1 */
+    if (zeros && col == COL_FIRE && range == 1 && !df && s->cb.on && s->cb.attacker == unit &&
+        HM_OPT(s, HO_R1_RETREAT) && hm_class(sc->units[unit].kind) != HC_CANNON)
+        s->cb.r1_retreat = 1;
     return hits;
 }
 
@@ -132,6 +151,44 @@ static void ssr_mods(const hm_state *s, const mk_scenario *sc, int unit, int col
     int ssr = s->ssr[sc->units[unit].side];
     if ((ssr & SSR_PIKES) && hm_class(sc->units[unit].kind) == HC_INF && col == COL_FIRE)
         mod_add(m, -1, "Pikes SSR (H&M 12, play example)");
+}
+
+/* 13 Line & Column: the modifiers of the roller's formation and of the
+ * target hex's (the worst for the defenders when two units differ). */
+static void form_mods(const hm_state *s, const mk_scenario *sc, int roller, int target, int col,
+                      mods *m)
+{
+    if (!HM_OPT(s, HO_LINE_COLUMN))
+        return;
+    int k = sc->units[roller].kind, cls = hm_class(k);
+    bool column = s->u[roller].column;
+    int in[2], n = hm_units_in(s, sc, target, in);
+    bool t_col = false, t_horse_line = false, t_horse = false;
+    for (int i = 0; i < n && i < 2; i++) {
+        int tc = hm_class(sc->units[in[i]].kind);
+        t_col |= s->u[in[i]].column != 0;
+        t_horse |= tc == HC_HORSE;
+        t_horse_line |= tc == HC_HORSE && !s->u[in[i]].column;
+    }
+    if (col == COL_FIRE) {
+        if (cls == HC_INF && !column)
+            mod_add(m, 1, "Infantry in Line firing (H&M 13)");
+        if (cls == HC_HORSE && !column)
+            mod_add(m, -1, "Horsemen in Line firing (H&M 13)");
+        if (cls == HC_HORSE && column && t_horse)
+            mod_add(m, 1, "Horsemen in Column firing on Horsemen (H&M 13)");
+        if (t_col)
+            mod_add(m, 1, "target hex holds a unit in Column (H&M 13)");
+        else if (t_horse_line)
+            mod_add(m, -1, "target hex holds Horsemen in Line (H&M 13)");
+    } else if (col == COL_CLOSE) {
+        if (cls == HC_INF && column)
+            mod_add(m, 1, "Infantry in Column in close combat (H&M 13)");
+        if ((cls == HC_INF || cls == HC_HORSE) && !column)
+            mod_add(m, -1, "Line in close combat (H&M 13)");
+    } else if (col == COL_CHARGE && cls == HC_HORSE && column) {
+        mod_add(m, 1, "Horsemen in Column charging (H&M 13)");
+    }
 }
 
 /* Applies hits one at a time to the unit in hex with the highest current
@@ -306,8 +363,7 @@ int hm_sk_move_options(const hm_state *s, const mk_scenario *sc, int unit, int16
 
 static bool can_skirmish(int k)
 {
-    return k == HK_IRREGULAR || k == HK_HIGHLANDER || k == HK_SKIRMISHER ||
-           hm_class(k) == HC_HORSE;
+    return k == HK_IRREGULAR || k == HK_HIGHLANDER || k == HK_SKIRMISHER || hm_class(k) == HC_HORSE;
 }
 
 int hm_legal_combat(const hm_state *s, const mk_scenario *sc, mk_action *out, int n, int cap)
@@ -414,8 +470,7 @@ static void set_pending(hm_state *s, int p, int side)
     s->to_move = (int8_t)side;
 }
 
-void hm_combat_start(hm_state *s, const mk_scenario *sc, int kind, int unit, int hex,
-                     mk_events *ev)
+void hm_combat_start(hm_state *s, const mk_scenario *sc, int kind, int unit, int hex, mk_events *ev)
 {
     hm_combat *cb = &s->cb;
     memset(cb, 0, sizeof *cb);
@@ -424,6 +479,8 @@ void hm_combat_start(hm_state *s, const mk_scenario *sc, int kind, int unit, int
     cb->attacker = (int16_t)unit;
     cb->att_hex = s->u[unit].hex;
     cb->hex = (int16_t)hex;
+    cb->lead = s->lic;
+    s->lic = -1;
     cb->range = (uint8_t)mk_hex_distance(&sc->map.grid, (mk_hex)cb->att_hex, (mk_hex)hex);
     int in[2];
     int n = hm_units_in(s, sc, hex, in);
@@ -439,8 +496,9 @@ void hm_combat_start(hm_state *s, const mk_scenario *sc, int kind, int unit, int
         cb->mode[i] = HW_STAND;
         cb->passed[i] = -1;
     }
-    mk_event *e = mk_events_add(ev, kind == HA_FIRE ? "fire" : kind == HA_CLOSE ? "close_combat"
-                                                                                : "charge");
+    mk_event *e = mk_events_add(ev, kind == HA_FIRE    ? "fire"
+                                    : kind == HA_CLOSE ? "close_combat"
+                                                       : "charge");
     e->unit = (int16_t)unit;
     e->from = cb->att_hex;
     e->target = (int16_t)hex;
@@ -460,7 +518,8 @@ static int react_choice(const hm_state *s, const mk_scenario *sc, int i)
     if (s->u[d].flags & HU_NOWD)
         return 0;
     switch (cb->kind) {
-    case HA_FIRE: return (k == HK_DRAGOON || k == HK_HUSSAR) ? HW_STAND : 0;
+    case HA_FIRE:
+        return (k == HK_DRAGOON || k == HK_HUSSAR) ? HW_STAND : 0;
     case HA_CLOSE:
         return hm_class(ak) == HC_INF && (cls == HC_LIGHT || cls == HC_HORSE) ? HW_STAND : 0;
     case HA_CHARGE:
@@ -471,6 +530,57 @@ static int react_choice(const hm_state *s, const mk_scenario *sc, int i)
 
 static void retreat_hex(hm_state *s, const mk_scenario *sc, int unit, int to, int from,
                         const char *what, mk_events *ev);
+
+/* 15 Charge Momentum: hexes of enemy units next to the charger. */
+static int hm_momentum_targets(const hm_state *s, const mk_scenario *sc, int16_t *out)
+{
+    int att = s->cb.attacker, n = 0;
+    if (s->u[att].hex < 0 || s->ch.k[sc->units[att].kind].close <= 0)
+        return 0;
+    mk_hex nb[6];
+    mk_hex_neighbors(&sc->map.grid, (mk_hex)s->u[att].hex, nb);
+    for (int d = 0; d < 6; d++)
+        if (nb[d] >= 0 && hm_enemy_units_in(s, sc, nb[d], sc->units[att].side))
+            out[n++] = nb[d];
+    return n;
+}
+
+/* 15 Combat at R1: the defenders who fire back: not against Cannon; only
+ * Natives, Skirmishers and Hussars against Natives or Skirmishers firing
+ * from Swamp, Woods, Hill or Town. */
+static int r1_returners(const hm_state *s, const mk_scenario *sc, int16_t *out)
+{
+    const hm_combat *cb = &s->cb;
+    int ak = sc->units[cb->attacker].kind, n = 0;
+    if (hm_class(ak) != HC_INF && hm_class(ak) != HC_LIGHT && hm_class(ak) != HC_HORSE)
+        return 0;
+    int t = sc->map.terrain[cb->att_hex];
+    bool hidden = (ak == HK_NATIVE || ak == HK_SKIRMISHER) &&
+                  (t == HT_SWAMP || t == HT_WOODS || t == HT_HILL || t == HT_TOWN);
+    for (int i = 0; i < cb->ndef; i++) {
+        int d = cb->def[i], k = sc->units[d].kind;
+        if (s->u[d].hex != cb->hex || s->ch.k[k].fire[0] <= 0)
+            continue;
+        if (hidden && k != HK_NATIVE && k != HK_SKIRMISHER && k != HK_HUSSAR)
+            continue;
+        out[n++] = (int16_t)d;
+    }
+    return n;
+}
+
+/* H&M 9, AMB-HM-9: natural 5s on any die of the combat check the leaders
+ * in both hexes, once each. */
+static void r1_casualties(hm_state *s, const mk_scenario *sc, mk_events *ev)
+{
+    hm_combat *cb = &s->cb;
+    if (!cb->fives)
+        return;
+    cb->fives = 0;
+    for (int i = 0; i < s->nunits; i++)
+        if (sc->units[i].kind == HK_LEADER && s->u[i].hex >= 0 &&
+            (s->u[i].hex == cb->hex || s->u[i].hex == cb->att_hex))
+            hm_leader_casualty(s, sc, i, ev);
+}
 
 /* Runs the combat on until it needs a decision or ends. */
 void hm_combat_run(hm_state *s, const mk_scenario *sc, mk_events *ev)
@@ -483,7 +593,7 @@ void hm_combat_run(hm_state *s, const mk_scenario *sc, mk_events *ev)
             while (cb->cur < cb->ndef) {
                 int i = cb->cur;
                 if (react_choice(s, sc, i) && cb->mode[i] == HW_STAND && !cb->eq[i]) {
-                    cb->eq[i] = 2;   /* asked (reset below) */
+                    cb->eq[i] = 2; /* asked (reset below) */
                     set_pending(s, HP_REACT, dside);
                     return;
                 }
@@ -504,17 +614,17 @@ void hm_combat_run(hm_state *s, const mk_scenario *sc, mk_events *ev)
                 if (cb->kind == HA_FIRE) {
                     if (!wd)
                         continue;
-                    mp = 4;   /* as for close combat: dragoons and hussars have 4 MP */
+                    mp = 4; /* as for close combat: dragoons and hussars have 4 MP */
                 } else if (cb->kind == HA_CLOSE) {
                     if (cls == HC_CANNON && infantry_passed) {
-                        cb->passed[i] = 1;   /* H&M 8: passes with its infantry */
+                        cb->passed[i] = 1; /* H&M 8: passes with its infantry */
                         continue;
                     }
                     if (wd && (k == HK_DRAGOON || k == HK_HUSSAR))
                         mp = 4;
                 } else { /* charge: the per-class reactions */
                     if ((cls == HC_LIGHT && k != HK_HIGHLANDER) || cls == HC_CANNON) {
-                        cb->passed[i] = 0;   /* automatically fails, no roll */
+                        cb->passed[i] = 0; /* automatically fails, no roll */
                         mk_event *e = mk_events_add(ev, "morale");
                         e->unit = (int16_t)d;
                         e->purpose = "charge";
@@ -531,14 +641,21 @@ void hm_combat_run(hm_state *s, const mk_scenario *sc, mk_events *ev)
                                               : "Hussars withdrawing from a charge -2 (H&M 8)";
                     }
                 }
+                if (HM_OPT(s, HO_LINE_COLUMN) && s->u[d].column && !wd &&
+                    (cb->kind == HA_CLOSE || (cb->kind == HA_CHARGE && cls == HC_HORSE))) {
+                    drm -= 1; /* 13: Column -1 in close combat / countercharge checks */
+                    why = cb->kind == HA_CLOSE ? "unit in Column, close combat (H&M 13)"
+                                               : "Horsemen in Column countercharging (H&M 13)";
+                }
                 int roll, thr;
                 int p = hm_morale(s, sc, d, mp, drm, why,
-                                  wd ? "withdraw" : cb->mode[i] == HW_COUNTER ? "countercharge"
-                                                                             : "defensive_fire",
+                                  wd                          ? "withdraw"
+                                  : cb->mode[i] == HW_COUNTER ? "countercharge"
+                                                              : "defensive_fire",
                                   ev, &roll, &thr);
                 cb->passed[i] = (int8_t)p;
                 if (p && wd && cb->kind == HA_CHARGE && roll == thr)
-                    cb->eq[i] = 1;   /* AMB-HM-11: modified roll equal to modified morale */
+                    cb->eq[i] = 1; /* AMB-HM-11: modified roll equal to modified morale */
                 if (p && cls == HC_INF)
                     infantry_passed = true;
             }
@@ -552,17 +669,17 @@ void hm_combat_run(hm_state *s, const mk_scenario *sc, mk_events *ev)
                     if (cb->passed[i] != 1 || cb->mode[i] != HW_STAND || s->u[d].hex != cb->hex)
                         continue;
                     if (cb->kind == HA_CHARGE && hm_class(k) == HC_CANNON)
-                        continue;   /* not from artillery */
+                        continue; /* not from artillery */
                     int need = s->ch.k[k].fire[0];
                     if (need <= 0)
                         continue;
                     mods m = {0};
                     terrain_mods(s, sc, cb->hex, cb->att_hex, 1, true, &m);
                     ssr_mods(s, sc, d, COL_FIRE, &m);
+                    form_mods(s, sc, d, cb->att_hex, COL_FIRE, &m);
                     int f = 0;
-                    int hits = roll_mods(s, sc, d, COL_FIRE, 1, need, &m, -1, 1,
-                                         "defensive_fire", "H&M 8 Defensive Fire", cb->att_hex,
-                                         ev, &f);
+                    int hits = roll_mods(s, sc, d, COL_FIRE, 1, need, &m, -1, 1, "defensive_fire",
+                                         "H&M 8 Defensive Fire", cb->att_hex, ev, &f);
                     cb->fives = (uint8_t)(cb->fives + f);
                     for (int h = 0; h < hits; h++)
                         hm_hit(s, sc, att, "H&M 8 Defensive Fire", ev);
@@ -587,7 +704,7 @@ void hm_combat_run(hm_state *s, const mk_scenario *sc, mk_events *ev)
                         set_pending(s, HP_WD_HEX, dside);
                         return;
                     }
-                    cb->passed[i] = 0;   /* nowhere to go: it stays and must retreat */
+                    cb->passed[i] = 0; /* nowhere to go: it stays and must retreat */
                 }
                 cb->cur++;
             }
@@ -604,7 +721,7 @@ void hm_combat_run(hm_state *s, const mk_scenario *sc, mk_events *ev)
                     if (s->u[att].hex >= 0 && hm_fire_targets(s, sc, att, s->u[att].hex, tg, NULL))
                         set_pending(s, HP_RETARGET, aside);
                     else
-                        cb->on = 0;   /* no target: the CAP is wasted */
+                        cb->on = 0; /* no target: the CAP is wasted */
                     if (!cb->on)
                         break;
                     return;
@@ -614,29 +731,148 @@ void hm_combat_run(hm_state *s, const mk_scenario *sc, mk_events *ev)
                     break;
                 }
             }
-            cb->stage = ST_ATTACK;
+            cb->stage = ST_R1_ORDER;
             break;
+        case ST_R1_ORDER: { /* 15 Combat at R1: who fires first */
+            cb->stage = ST_ATTACK;
+            int16_t ret[2];
+            if (!HM_OPT(s, HO_COMBAT_R1) || cb->kind != HA_FIRE || cb->range != 1 ||
+                s->u[att].hex < 0 || r1_returners(s, sc, ret) == 0)
+                break;
+            if (!HM_OPT(s, HO_RANDOM_R1)) {
+                set_pending(s, HP_R1_ORDER, dside);
+                return;
+            }
+            int da = mk_rng_d6(&s->head.rng), dd = mk_rng_d6(&s->head.rng);
+            int ma = s->u[att].natmod, md = 0, seen = -99;
+            for (int i = 0; i < cb->ndef; i++) {
+                int d = cb->def[i];
+                if (s->u[d].hex != cb->hex || s->u[d].nat == seen)
+                    continue;
+                seen = s->u[d].nat;
+                md += s->u[d].natmod;
+            }
+            mk_event *e = mk_events_add(ev, "roll");
+            e->purpose = "r1_order";
+            e->rule = "H&M 15 Randomized Combat at R1 (a tie: the inactive side first)";
+            e->die = 6;
+            mk_event_value(e, da);
+            mk_event_value(e, dd);
+            mk_event_mod(e, (int16_t)ma, "the attacker's nationality");
+            mk_event_mod(e, (int16_t)md, "the defenders' nationalities");
+            cb->r1 = (int8_t)(da + ma > dd + md ? 1 : 2);
+            e->passed = (int16_t)(cb->r1 == 1);
+            if (cb->r1 == 2)
+                cb->stage = ST_R1_FIRE;
+            break;
+        }
+        case ST_R1_FIRE: { /* 15 Combat at R1: the defenders fire */
+            int16_t ret[2];
+            int nr = s->u[att].hex >= 0 ? r1_returners(s, sc, ret) : 0, hits = 0;
+            for (int i = 0; i < nr && s->u[att].hex >= 0; i++) {
+                int d = ret[i];
+                mods m = {0};
+                terrain_mods(s, sc, cb->hex, cb->att_hex, 1, true, &m);
+                ssr_mods(s, sc, d, COL_FIRE, &m);
+                form_mods(s, sc, d, cb->att_hex, COL_FIRE, &m);
+                if (cb->r1 == 1)
+                    mod_add(&m, 1, "fires second (15 Combat at R1)");
+                int f = 0;
+                int h = roll_mods(s, sc, d, COL_FIRE, 1, s->ch.k[sc->units[d].kind].fire[0], &m, -1,
+                                  1, "r1_fire", "H&M 15 Combat at R1", cb->att_hex, ev, &f);
+                cb->fives = (uint8_t)(cb->fives + f);
+                hits += h;
+                for (int k = 0; k < h; k++)
+                    hm_hit(s, sc, att, "H&M 15 Combat at R1", ev);
+            }
+            if (cb->r1 == 2) {
+                cb->r1_skip = (int8_t)(hits >= 2);
+                cb->r1_bonus = (int8_t)(hits < 2);
+                cb->r1 = 3; /* done: the attacker fires (or not) */
+                cb->stage = ST_ATTACK;
+                break;
+            }
+            cb->r1 = 3;
+            r1_casualties(s, sc, ev);
+            cb->stage = ST_RETREAT;
+            cb->cur = 0;
+            break;
+        }
         case ST_ATTACK: {
             int ak = sc->units[att].kind;
-            int in[2], n = hm_units_in(s, sc, cb->hex, in);
             if (s->u[att].hex < 0) {
                 cb->stage = ST_RETREAT;
                 break;
             }
-            int col = cb->kind == HA_FIRE ? COL_FIRE : cb->kind == HA_CLOSE ? COL_CLOSE : COL_CHARGE;
-            int need = col == COL_FIRE ? s->ch.k[ak].fire[cb->range - 1]
+            int col = cb->kind == HA_FIRE    ? COL_FIRE
+                      : cb->kind == HA_CLOSE ? COL_CLOSE
+                                             : COL_CHARGE;
+            int need = col == COL_FIRE    ? s->ch.k[ak].fire[cb->range - 1]
                        : col == COL_CLOSE ? s->ch.k[ak].close
                                           : s->ch.k[ak].charge;
             mods m = {0};
             terrain_mods(s, sc, cb->att_hex, cb->hex, col == COL_FIRE ? cb->range : 1, false, &m);
             ssr_mods(s, sc, att, col, &m);
-            if (col == COL_CHARGE && hm_class(ak) == HC_HORSE && sc->map.terrain[cb->hex] == HT_CLEAR)
+            form_mods(s, sc, att, cb->hex, col, &m);
+            if (col == COL_CHARGE && hm_class(ak) == HC_HORSE &&
+                sc->map.terrain[cb->hex] == HT_CLEAR)
                 mod_add(&m, 1, "Horsemen Clear Terrain Bonus (H&M 8)");
             int f = 0;
-            const char *purpose = col == COL_FIRE ? "fire" : col == COL_CLOSE ? "close_combat" : "charge";
-            int hits = roll_mods(s, sc, att, col, col == COL_FIRE ? cb->range : 0, need, &m, -1, 0,
-                                 purpose, "H&M 8", cb->hex, ev, &f);
+            const char *purpose = col == COL_FIRE    ? "fire"
+                                  : col == COL_CLOSE ? "close_combat"
+                                                     : "charge";
+            if (cb->r1_bonus)
+                mod_add(&m, 1, "fires second (15 Combat at R1)");
+            int nd = dice_for(s, sc, att, col, col == COL_FIRE ? cb->range : 0, 0);
+            int hits = cb->r1_skip ? 0
+                                   : roll_mods(s, sc, att, col, col == COL_FIRE ? cb->range : 0,
+                                               need, &m, nd, 0, purpose, "H&M 8", cb->hex, ev, &f);
             cb->fives = (uint8_t)(cb->fives + f);
+            cb->att_hits = (int8_t)hits;
+            cb->att_miss = (int8_t)(cb->r1_skip ? 0 : nd - hits);
+            cb->att_need = (int8_t)need;
+            cb->att_drm = (int8_t)m.sum;
+            cb->stage = ST_ATTACK2;
+            if (HM_OPT(s, HO_REROLLS) && cb->att_miss > 0 && s->rerolls[aside] > 0) {
+                set_pending(s, HP_REROLL, aside); /* 15 Leader Re-Rolls */
+                return;
+            }
+            break;
+        }
+        case ST_ATTACK2: {
+            int in[2], n = hm_units_in(s, sc, cb->hex, in), f = 0;
+            int hits = cb->att_hits;
+            const char *purpose = cb->kind == HA_FIRE    ? "fire"
+                                  : cb->kind == HA_CLOSE ? "close_combat"
+                                                         : "charge";
+            if (cb->lead >= 0 && s->u[cb->lead].hex >= 0) { /* 15 Leaders in Combat */
+                int L = cb->lead, d = mk_rng_d10(&s->head.rng);
+                mk_event *e = mk_events_add(ev, "roll");
+                e->purpose = "leader_combat";
+                e->rule = "H&M 15 Leaders in Combat: a hit on <= rating (0 included, AMB-HM-7)";
+                e->unit = (int16_t)L;
+                e->die = 10;
+                mk_event_value(e, d);
+                e->need = s->u[L].mp;
+                e->hits = (int16_t)(d <= s->u[L].mp);
+                hits += d <= s->u[L].mp;
+                if (d == 9) {
+                    int d2 = mk_rng_d10(&s->head.rng);
+                    mk_event_value(e, d2);
+                    if (d2 <= 2) { /* 0-2 on the second die: eliminated */
+                        int side = sc->units[L].side;
+                        s->u[L].hex = -1;
+                        s->leaders_lost[side]++;
+                        s->vp2[1 - side] = (int16_t)(s->vp2[1 - side] + (s->u[L].mp >= 3 ? 4 : 2));
+                        mk_events_add(ev, "eliminated")->unit = (int16_t)L;
+                        if (s->ac[side] == L) {
+                            s->ac[side] = -1;
+                            s->ac_lost[side] = 1;
+                            s->rerolls[side] = 0;
+                        }
+                    }
+                }
+            }
             /* simultaneous: countercharge, Highlanders (H&M 8) */
             int back = 0;
             for (int i = 0; i < cb->ndef && cb->kind != HA_FIRE; i++) {
@@ -654,6 +890,7 @@ void hm_combat_run(hm_state *s, const mk_scenario *sc, mk_events *ev)
                     continue;
                 mods dm = {0};
                 terrain_mods(s, sc, cb->hex, cb->att_hex, 1, true, &dm);
+                form_mods(s, sc, d, cb->att_hex, dcol, &dm);
                 back += roll_mods(s, sc, d, dcol, 0, dneed, &dm, -1, 0,
                                   dcol == COL_CHARGE ? "countercharge" : "highlander",
                                   "H&M 8: simultaneous", cb->att_hex, ev, &f);
@@ -664,17 +901,25 @@ void hm_combat_run(hm_state *s, const mk_scenario *sc, mk_events *ev)
                            cb->kind == HA_FIRE && cb->range >= s->ch.immune_range, purpose, ev);
             for (int h = 0; h < back; h++)
                 hm_hit(s, sc, att, "H&M 8: simultaneous", ev);
-            /* H&M 9, AMB-HM-9: natural 5s on any die of the combat */
-            if (cb->fives)
-                for (int i = 0; i < s->nunits; i++)
-                    if (sc->units[i].kind == HK_LEADER && s->u[i].hex >= 0 &&
-                        (s->u[i].hex == cb->hex || s->u[i].hex == cb->att_hex))
-                        hm_leader_casualty(s, sc, i, ev);
+            if (cb->r1 == 1 && hits <= 1) { /* 15 Combat at R1: they fire second */
+                cb->stage = ST_R1_FIRE;
+                break;
+            }
+            r1_casualties(s, sc, ev);
             cb->stage = ST_RETREAT;
             cb->cur = 0;
             break;
         }
         case ST_RETREAT:
+            if (cb->kind == HA_FIRE && cb->r1_retreat == 1 && s->u[att].hex >= 0) {
+                int16_t o[6];
+                cb->r1_retreat = 2;
+                if (hm_retreat_options(s, sc, att, cb->hex, o) > 0) {
+                    set_pending(s, HP_R1_RETREAT, aside);
+                    return;
+                }
+                hm_hit(s, sc, att, "H&M 8 No Retreat (15 Retreat in R1 Fire Combat)", ev);
+            }
             while (cb->kind != HA_FIRE && cb->cur < cb->ndef) {
                 int i = cb->cur, d = cb->def[i];
                 if (cb->passed[i] == 0 && s->u[d].hex == cb->hex) {
@@ -695,18 +940,12 @@ void hm_combat_run(hm_state *s, const mk_scenario *sc, mk_events *ev)
         case ST_ADVANCE:
             cb->stage = ST_DONE;
             if (s->u[att].hex < 0 || hm_enemy_units_in(s, sc, cb->hex, aside) ||
-                hm_class(sc->units[att].kind) == HC_CANNON)
+                hm_class(sc->units[att].kind) == HC_CANNON || cb->ndef == 0 ||
+                cb->r1_retreat == 2 || !hm_can_stack(s, sc, att, cb->hex, -1))
                 break;
-            {
-                bool any_def = false;
-                for (int i = 0; i < cb->ndef; i++)
-                    any_def |= true;
-                if (!any_def || !hm_can_stack(s, sc, att, cb->hex, -1))
-                    break;
-            }
             if (cb->kind == HA_FIRE) {
                 if (cb->range == 1) {
-                    set_pending(s, HP_ADVANCE, aside);   /* may advance (H&M 8) */
+                    set_pending(s, HP_ADVANCE, aside); /* may advance (H&M 8) */
                     return;
                 }
                 break;
@@ -718,6 +957,15 @@ void hm_combat_run(hm_state *s, const mk_scenario *sc, mk_events *ev)
                 e->to = cb->hex;
                 e->rule = "H&M 8: the acting unit must enter the vacated hex";
                 hm_enter(s, sc, att, cb->hex, ev);
+            }
+            { /* 15 Charge Momentum: close combat from the new hex for 1 CAP */
+                int16_t o[6];
+                if (cb->kind == HA_CHARGE && HM_OPT(s, HO_MOMENTUM) && s->cap >= 1 &&
+                    hm_class(sc->units[att].kind) == HC_HORSE &&
+                    hm_momentum_targets(s, sc, o) > 0) {
+                    set_pending(s, HP_MOMENTUM, aside);
+                    return;
+                }
             }
             break;
         case ST_DONE:
@@ -775,7 +1023,7 @@ static void retreat_hex(hm_state *s, const mk_scenario *sc, int unit, int to, in
                 e->from = (int16_t)to;
                 e->to = (int16_t)h2;
                 e->rule = "H&M 8 Displacement";
-                s->u[j].hex = (int16_t)h2;
+                hm_enter(s, sc, j, h2, ev);
                 break;
             }
         }
@@ -786,7 +1034,7 @@ static void retreat_hex(hm_state *s, const mk_scenario *sc, int unit, int to, in
     e->to = (int16_t)to;
     e->text = what;
     e->rule = "H&M 8 Retreat & Withdraw";
-    s->u[unit].hex = (int16_t)to;
+    hm_enter(s, sc, unit, to, ev); /* an enemy leader alone there moves off (H&M 7) */
     s->u[unit].flags |= HU_NOWD;
     /* leaders alone in the hex left behind go with it (H&M 9) */
     for (int i = 0; i < s->nunits; i++)
@@ -848,8 +1096,12 @@ int hm_choices(const hm_state *s, const mk_scenario *sc, mk_action *out, int cap
         w[nw++] = HW_WITHDRAW;
         w[nw++] = (uint8_t)react_choice(s, sc, cb->cur);
         break;
-    case HP_WD_HEX: n = hm_retreat_options(s, sc, cb->def[cb->cur], cb->att_hex, o); break;
-    case HP_RETREAT: n = hm_retreat_options(s, sc, cb->def[cb->cur], cb->att_hex, o); break;
+    case HP_WD_HEX:
+        n = hm_retreat_options(s, sc, cb->def[cb->cur], cb->att_hex, o);
+        break;
+    case HP_RETREAT:
+        n = hm_retreat_options(s, sc, cb->def[cb->cur], cb->att_hex, o);
+        break;
     case HP_RETARGET:
         n = hm_fire_targets(s, sc, cb->attacker, s->u[cb->attacker].hex, o, NULL);
         w[nw++] = HW_NO;
@@ -862,7 +1114,23 @@ int hm_choices(const hm_state *s, const mk_scenario *sc, mk_action *out, int cap
         n = hm_fire_targets(s, sc, s->sk_unit, s->u[s->sk_unit].hex, o, NULL);
         w[nw++] = HW_NO;
         break;
-    default: return 0;
+    case HP_MOMENTUM:
+        n = hm_momentum_targets(s, sc, o);
+        w[nw++] = HW_NO;
+        break;
+    case HP_R1_RETREAT:
+        n = hm_retreat_options(s, sc, cb->attacker, cb->hex, o);
+        break;
+    case HP_R1_ORDER:
+        w[nw++] = HW_FIRST;
+        w[nw++] = HW_SECOND;
+        break;
+    case HP_REROLL:
+        w[nw++] = HW_YES;
+        w[nw++] = HW_NO;
+        break;
+    default:
+        return 0;
     }
     int m = 0;
     for (int i = 0; i < n && m < cap; i++) {
@@ -896,7 +1164,9 @@ void hm_choose(hm_state *s, const mk_scenario *sc, const mk_action *a, mk_events
     s->pending = HP_NONE;
     s->to_move = s->active;
     switch (p) {
-    case HP_SEIZE: hm_seize_resolve(s, sc, a->flags == HW_YES, ev); return;
+    case HP_SEIZE:
+        hm_seize_resolve(s, sc, a->flags == HW_YES, ev);
+        return;
     case HP_AC_RETRY:
         if (a->flags == HW_YES) {
             s->cap--;
@@ -956,6 +1226,51 @@ void hm_choose(hm_state *s, const mk_scenario *sc, const mk_action *a, mk_events
             hm_enter(s, sc, cb->attacker, cb->hex, ev);
         }
         break;
+    case HP_MOMENTUM:
+        if (a->flags == HW_HEX) {
+            int att = cb->attacker;
+            s->cap--;
+            cb->on = 0;
+            mk_event *e = mk_events_add(ev, "charge_momentum");
+            e->unit = (int16_t)att;
+            e->rule = "H&M 15 Charge Momentum";
+            e->points = 1;
+            hm_combat_start(s, sc, HA_CLOSE, att, a->target, ev);
+            return;
+        }
+        break;
+    case HP_R1_RETREAT:
+        retreat_hex(s, sc, cb->attacker, a->target, cb->hex, "retreat", ev);
+        break;
+    case HP_REROLL: /* 15 Leader Re-Rolls: one missed die again */
+        if (a->flags == HW_YES) {
+            int d = mk_rng_d10(&s->head.rng);
+            bool hit = d == 9 || (d != 0 && d + cb->att_drm >= cb->att_need);
+            s->rerolls[s->active]--;
+            cb->att_miss--;
+            cb->att_hits = (int8_t)(cb->att_hits + hit);
+            mk_event *e = mk_events_add(ev, "roll");
+            e->purpose = "reroll";
+            e->rule = "H&M 15 Leader Re-Rolls";
+            e->unit = cb->attacker;
+            e->die = 10;
+            e->need = cb->att_need;
+            mk_event_value(e, d);
+            e->hits = hit;
+            e->points = s->rerolls[s->active];
+            if (d == 5)
+                cb->fives++;
+            if (cb->att_miss > 0 && s->rerolls[s->active] > 0) {
+                set_pending(s, HP_REROLL, s->active);
+                return;
+            }
+        }
+        break;
+    case HP_R1_ORDER: /* the inactive player: fire first or second */
+        cb->r1 = (int8_t)(a->flags == HW_FIRST ? 2 : 1);
+        if (cb->r1 == 2)
+            cb->stage = ST_R1_FIRE;
+        break;
     case HP_SK_MOVE: {
         int u = s->sk_unit;
         s->sk_unit = -1;
@@ -980,7 +1295,8 @@ void hm_choose(hm_state *s, const mk_scenario *sc, const mk_action *a, mk_events
             hm_combat_start(s, sc, HA_FIRE, u, a->target, ev);
         return;
     }
-    default: return;
+    default:
+        return;
     }
     hm_combat_run(s, sc, ev);
 }

@@ -17,10 +17,27 @@ static const mk_option hm_options[] = {
     {"hm.second-order", "15 Second Order: a second activation after a morale check"},
     {"hm.ammunition", "15 Ammunition: a natural 1 in fire costs a die until resupplied (1 CAP)"},
     {"hm.good-days-and-bad-days", "15 Good Days and Bad Days: leader ratings rolled at set-up"},
-    {"hm.command-range", "15 Command Range: morale check to move, skirmish or charge beyond 3 hexes of a leader"},
+    {"hm.command-range",
+     "15 Command Range: morale check to move, skirmish or charge beyond 3 hexes of a leader"},
     {"hm.locked-in-combat", "15 Locked in Combat: morale check to move when next to an enemy"},
-    {"hm.horsemen-infantry-stacking", "15 Horsemen/Infantry Stacking: one die less; chargers check morale"},
-    {"hm.subordinate-leadership", "15 Subordinate Leadership: a subordinate's -1 CAP on a d6 <= rating"},
+    {"hm.horsemen-infantry-stacking",
+     "15 Horsemen/Infantry Stacking: one die less; chargers check morale"},
+    {"hm.subordinate-leadership",
+     "15 Subordinate Leadership: a subordinate's -1 CAP on a d6 <= rating"},
+    {"hm.leader-bonus-movement",
+     "15 Leader Bonus Movement: one hex more on a d6 <= the leader's rating"},
+    {"hm.charge-momentum", "15 Charge Momentum: after a charge's advance, close combat for 1 CAP"},
+    {"hm.leaders-in-combat", "15 Leaders in Combat: a stacked leader rolls a die for 1 CAP"},
+    {"hm.retreat-in-r1-fire-combat",
+     "15 Retreat in R1 Fire Combat: a natural 0 at R1 retreats the firer"},
+    {"hm.combat-at-r1",
+     "15 Combat at R1: the target fires back at R1; the inactive player picks who fires first"},
+    {"hm.randomized-combat-at-r1",
+     "15 Randomized Combat at R1: who fires first by d6 and nationality"},
+    {"hm.line-and-column", "13 Line & Column: formations and their modifiers (without Facing)"},
+    {"hm.line-formation-and-terrain",
+     "13 Line Formation & Terrain: a unit in Line entering terrain checks morale"},
+    {"hm.leader-re-rolls", "15 Leader Re-Rolls: re-roll missed attack dice, the AC's rating times"},
 };
 #define NOPTIONS ((int)(sizeof hm_options / sizeof hm_options[0]))
 
@@ -28,6 +45,14 @@ static int check_options(uint64_t options, mk_error *err)
 {
     if (options >> NOPTIONS)
         return mk_error_set(err, "bad_arg", "unknown Horse & Musket option bit");
+    if ((options >> HO_LINE_TERRAIN) & 1 && !((options >> HO_LINE_COLUMN) & 1))
+        return mk_error_set(
+            err, "bad_arg",
+            "hm.line-formation-and-terrain is used with hm.line-and-column: turn both on");
+    if ((options >> HO_RANDOM_R1) & 1 && !((options >> HO_COMBAT_R1) & 1))
+        return mk_error_set(
+            err, "bad_arg",
+            "hm.randomized-combat-at-r1 is a variant of hm.combat-at-r1: turn both on");
     return 0;
 }
 
@@ -57,6 +82,30 @@ static const char *unit_nat(const mk_scenario *sc, int i)
     return json_is_string(n) ? json_string_value(n) : sc->sides[sc->units[i].side].id;
 }
 
+/* 15 Randomized Combat at R1: the nationality modifiers. */
+static int natmod(const char *nat)
+{
+    static const char *const plus1[] = {"britain", "netherlands", "prussia"};
+    static const char *const minus1[] = {"bavaria", "germany", "jacobite",
+                                         "poland",  "spain",   "sweden"};
+    static const char *const minus2[] = {"portugal", "rebel", "russia", "turkey"};
+    char low[32];
+    size_t i = 0;
+    for (; nat[i] && i < sizeof low - 1; i++)
+        low[i] = (char)(nat[i] >= 'A' && nat[i] <= 'Z' ? nat[i] + 32 : nat[i]);
+    low[i] = 0;
+    for (size_t j = 0; j < 3; j++)
+        if (strcmp(low, plus1[j]) == 0)
+            return 1;
+    for (size_t j = 0; j < 6; j++)
+        if (strcmp(low, minus1[j]) == 0)
+            return -1;
+    for (size_t j = 0; j < 4; j++)
+        if (strcmp(low, minus2[j]) == 0)
+            return -2;
+    return 0; /* Austria, Denmark, France, Savoy, Saxony and any other */
+}
+
 /* What only H&M knows about a scenario: 2 sides, a small map, MP 1-4,
  * leader ratings 0-4, set-up stacking (H&M 4), charts, SSRs, victory. */
 static int check_scenario(const mk_scenario *sc, mk_error *err)
@@ -80,10 +129,11 @@ static int check_scenario(const mk_scenario *sc, mk_error *err)
         for (size_t j = 0; j < json_array_size(ssr); j++) {
             const char *n = json_string_value(json_array_get(ssr, j));
             if (!n || !ssr_bit(n))
-                return mk_error_set(err, "scenario_invalid",
-                                    "%s: sides[%d].ssr[%zu]: unknown SSR (known: pikes, matchlocks, "
-                                    "inferior-horsemen, inferior-artillery)",
-                                    sc->source, i, j);
+                return mk_error_set(
+                    err, "scenario_invalid",
+                    "%s: sides[%d].ssr[%zu]: unknown SSR (known: pikes, matchlocks, "
+                    "inferior-horsemen, inferior-artillery)",
+                    sc->source, i, j);
         }
     }
     int commanders[2] = {0, 0};
@@ -92,8 +142,8 @@ static int check_scenario(const mk_scenario *sc, mk_error *err)
         json_t *uj = mk_scenario_unit_json(sc, i);
         if (hm_is_unit(u->kind) && (u->mp < 1 || u->mp > 4 || u->mp_start > 4))
             return mk_error_set(err, "scenario_invalid",
-                                "%s: units[%d].mp: %d: units have 1 to 4 MP (H&M 3)", sc->source,
-                                i, u->mp);
+                                "%s: units[%d].mp: %d: units have 1 to 4 MP (H&M 3)", sc->source, i,
+                                u->mp);
         if (u->kind == HK_LEADER) {
             if (u->nrating != 1 || u->rating[0] < 0 || u->rating[0] > 4)
                 return mk_error_set(err, "scenario_invalid",
@@ -141,8 +191,7 @@ static int init(void *st, const mk_scenario *sc, uint64_t options, uint64_t seed
     hm_state *s = st;
     if (check_options(options, err))
         return -1;
-    if (sc->nsides != 2 || sc->nunits > MK_MAX_UNITS ||
-        mk_grid_size(&sc->map.grid) > HM_MAX_HEX)
+    if (sc->nsides != 2 || sc->nunits > MK_MAX_UNITS || mk_grid_size(&sc->map.grid) > HM_MAX_HEX)
         return mk_error_set(err, "scenario_invalid", "Horse & Musket needs 2 sides, a 9 x 13 map");
     if (hm_charts_load(&s->ch, chart_scale(sc), err))
         return -1;
@@ -156,6 +205,7 @@ static int init(void *st, const mk_scenario *sc, uint64_t options, uint64_t seed
     s->sk_unit = -1;
     s->ac_retry = -1;
     s->ac[0] = s->ac[1] = -1;
+    s->lic = -1;
     const char *nats[MK_MAX_UNITS];
     int nnat = 0;
     json_t *sides = json_object_get(sc->json, "sides");
@@ -184,7 +234,8 @@ static int init(void *st, const mk_scenario *sc, uint64_t options, uint64_t seed
         u->mp = (int8_t)(su->kind == HK_LEADER ? su->rating[0] : su->mp);
         json_t *vp = json_object_get(uj, "vp_value");
         u->vpv = (int8_t)(vp ? (int)(json_number_value(vp) * 2 + 0.5) : 2);
-        u->charisma = (int8_t)json_is_true(json_object_get(uj, "charismatic"));
+        u->charisma = (int8_t)json_is_true(
+            json_object_get(uj, su->kind == HK_VP ? "baggage" : "charismatic"));
         const char *nat = unit_nat(sc, i);
         int k = 0;
         while (k < nnat && strcmp(nats[k], nat) != 0)
@@ -192,6 +243,10 @@ static int init(void *st, const mk_scenario *sc, uint64_t options, uint64_t seed
         if (k == nnat)
             nats[nnat++] = nat;
         u->nat = (int8_t)k;
+        u->natmod = (int8_t)natmod(nat);
+        json_t *fm = json_object_get(uj, "formation");
+        u->column = (int8_t)(json_is_string(fm) && strcmp(json_string_value(fm), "column") == 0 &&
+                             hm_can_column(su->kind));
         if (su->kind == HK_LEADER && json_is_true(json_object_get(uj, "commander"))) {
             s->ac[su->side] = (int8_t)i;
             s->seize_left[su->side] = (int8_t)su->rating[0];
@@ -211,8 +266,9 @@ static int init(void *st, const mk_scenario *sc, uint64_t options, uint64_t seed
     if (!v)
         s->time_rule = 0;
     else
-        s->time_rule = (int8_t)(json_is_string(json_object_get(v, "time")) &&
-                                strcmp(json_string_value(json_object_get(v, "time")), "both_lose") == 0);
+        s->time_rule =
+            (int8_t)(json_is_string(json_object_get(v, "time")) &&
+                     strcmp(json_string_value(json_object_get(v, "time")), "both_lose") == 0);
     mk_events none;
     mk_events_init(&none, NULL, 0);
     if (!ev)
@@ -235,6 +291,8 @@ static int init(void *st, const mk_scenario *sc, uint64_t options, uint64_t seed
             if (s->ac[sc->units[i].side] == i)
                 s->seize_left[sc->units[i].side] = s->u[i].mp;
         }
+    for (int i = 0; i < 2; i++) /* 15 Leader Re-Rolls: the AC's rating */
+        s->rerolls[i] = (int8_t)(HM_OPT(s, HO_REROLLS) && s->ac[i] >= 0 ? s->u[s->ac[i]].mp : 0);
     hm_turn_begin(s, sc, ev);
     return 0;
 }
@@ -302,6 +360,26 @@ static int apply_action(void *st, const mk_scenario *sc, const mk_action *a, mk_
     for (int i = 0; i < n && found < 0; i++)
         if (mk_action_equal(&list[i], a))
             found = i;
+    mk_action alt;
+    if (found < 0 && !s->pending && (a->type == HA_MOVE || a->type == HA_CHARGE) && a->unit >= 0 &&
+        a->unit < s->nunits) {
+        /* another valid path to a listed destination (hm_path_ok) */
+        int k = sc->units[a->unit].kind;
+        int maxlen = a->type == HA_MOVE ? s->ch.k[k].mr + ((a->flags & HF_BONUS) ? 1 : 0)
+                                        : s->ch.k[k].charge_range;
+        for (int i = 0; i < n && found < 0; i++) {
+            const mk_action *l = &list[i];
+            if (l->type != a->type || l->unit != a->unit || l->flags != a->flags ||
+                l->other != a->other || l->target != a->target || a->npath < 1 ||
+                a->path[a->npath - 1] != l->path[l->npath - 1] ||
+                !hm_path_ok(s, sc, a->unit, a->path, a->npath, maxlen, a->type == HA_CHARGE))
+                continue;
+            alt = *a;
+            alt.cost = l->cost;
+            list[i] = alt;
+            found = i;
+        }
+    }
     if (found < 0) {
         if (s->pending)
             return mk_error_set(err, "illegal_action",
@@ -315,8 +393,9 @@ static int apply_action(void *st, const mk_scenario *sc, const mk_action *a, mk_
                                 "H&M 6: each unit or leader takes a single action per turn");
         if (a->cost > s->cap)
             return mk_error_set(err, "illegal_action", "H&M 6: not enough CAP (%d left)", s->cap);
-        return mk_error_set(err, "illegal_action",
-                            "not a legal action now (H&M 7-9: range, LOS, path, stacking or terrain)");
+        return mk_error_set(
+            err, "illegal_action",
+            "not a legal action now (H&M 7-9: range, LOS, path, stacking or terrain)");
     }
     const mk_action *l = &list[found];
     s->head.actions++;
@@ -336,6 +415,15 @@ static int apply_action(void *st, const mk_scenario *sc, const mk_action *a, mk_
         s->u[u].flags |= HU_TWICE;
     if (l->flags & HF_DISCOUNT)
         s->discount_used = 1;
+    if (sc->units[u].kind == HK_VP) { /* H&M 11 Baggage: one hex */
+        mk_event *b = mk_events_add(ev, "move");
+        b->unit = (int16_t)u;
+        b->from = s->u[u].hex;
+        b->to = l->path[0];
+        b->rule = "H&M 11 Baggage/Supply Train";
+        s->u[u].hex = l->path[0];
+        return 0;
+    }
     mk_event *e = mk_events_add(ev, "activate");
     e->unit = (int16_t)u;
     e->points = l->cost;
@@ -350,28 +438,62 @@ static int apply_action(void *st, const mk_scenario *sc, const mk_action *a, mk_
         mk_event_value(r, d);
         r->passed = (int16_t)(d <= s->u[l->other].mp);
         if (d > s->u[l->other].mp)
-            s->cap--;   /* pays the full cost */
+            s->cap--; /* pays the full cost */
     }
     bool is_unit = hm_is_unit(sc->units[u].kind);
     if (is_unit && (l->flags & HF_SECOND) &&
         !hm_morale(s, sc, u, 0, 0, NULL, "second_order", ev, NULL, NULL))
-        return 0;   /* 15 Second Order: the CAP is wasted */
+        return 0; /* 15 Second Order: the CAP is wasted */
     bool moving = l->type == HA_MOVE || l->type == HA_SKIRMISH || l->type == HA_CHARGE;
     if (is_unit && moving && HM_OPT(s, HO_COMMAND_RANGE) && out_of_command(s, sc, u) &&
         !hm_morale(s, sc, u, 0, 0, NULL, "command_range", ev, NULL, NULL)) {
         s->u[u].acts = 2;
         return 0;
     }
-    if (is_unit && l->type == HA_MOVE && HM_OPT(s, HO_LOCKED) &&
+    if (is_unit && (l->type == HA_MOVE || l->type == HA_FORMATION) && HM_OPT(s, HO_LOCKED) &&
         hm_adjacent_enemy(s, sc, s->u[u].hex, sc->units[u].side) &&
         !hm_morale(s, sc, u, 0, 0, NULL, "locked_in_combat", ev, NULL, NULL)) {
         s->u[u].acts = 2;
         return 0;
     }
+    if (l->flags & HF_LEADER) { /* 15 Leaders in Combat: the best leader in the hex */
+        int best = -1;
+        for (int i = 0; i < s->nunits; i++)
+            if (sc->units[i].kind == HK_LEADER && s->u[i].hex == s->u[u].hex &&
+                sc->units[i].side == s->active && s->u[i].nat == s->u[u].nat &&
+                (best < 0 || s->u[i].mp > s->u[best].mp))
+                best = i;
+        s->lic = (int16_t)best;
+    }
     switch (l->type) {
-    case HA_MOVE: return hm_move_start(s, sc, l, ev);
+    case HA_MOVE:
+        if (l->flags & HF_BONUS) { /* 15 Leader Bonus Movement */
+            int best = -1;
+            for (int i = 0; i < s->nunits; i++)
+                if (sc->units[i].kind == HK_LEADER && s->u[i].start == s->u[u].start &&
+                    s->u[i].start == s->u[u].hex && sc->units[i].side == s->active &&
+                    s->u[i].nat == s->u[u].nat && (best < 0 || s->u[i].mp > s->u[best].mp))
+                    best = i;
+            int d = mk_rng_d6(&s->head.rng);
+            mk_event *r = mk_events_add(ev, "roll");
+            r->purpose = "leader_bonus";
+            r->rule = "H&M 15 Leader Bonus Movement";
+            r->unit = (int16_t)best;
+            r->die = 6;
+            mk_event_value(r, d);
+            r->passed = (int16_t)(best >= 0 && d <= s->u[best].mp);
+            if (!r->passed) {
+                mk_action m = *l;
+                m.npath = (uint8_t)(m.npath - 1);
+                m.target = m.path[m.npath - 1];
+                return hm_move_start(s, sc, &m, ev);
+            }
+        }
+        return hm_move_start(s, sc, l, ev);
     case HA_FIRE:
-    case HA_CLOSE: hm_combat_start(s, sc, l->type, u, l->target, ev); return 0;
+    case HA_CLOSE:
+        hm_combat_start(s, sc, l->type, u, l->target, ev);
+        return 0;
     case HA_CHARGE:
         if (HM_OPT(s, HO_HI_STACKING)) {
             int in[2], m = hm_units_in(s, sc, l->target, in), cls = 0;
@@ -409,6 +531,15 @@ static int apply_action(void *st, const mk_scenario *sc, const mk_action *a, mk_
     case HA_RESUPPLY:
         s->u[u].flags &= (uint8_t)~HU_AMMO;
         return 0;
+    case HA_FORMATION: { /* 13 Line & Column: one point of movement */
+        s->u[u].column = (int8_t)!s->u[u].column;
+        s->u[u].flags |= HU_MOVED;
+        mk_event *f = mk_events_add(ev, "formation");
+        f->unit = (int16_t)u;
+        f->text = s->u[u].column ? "column" : "line";
+        f->rule = "H&M 13 Line & Column";
+        return 0;
+    }
     }
     return 0;
 }
@@ -431,9 +562,18 @@ static int apply(void *st, const mk_scenario *sc, const mk_action *a, mk_events 
     return rc;
 }
 
-static int to_move(const void *st) { return ((const hm_state *)st)->to_move; }
-static int active(const void *st) { return ((const hm_state *)st)->active; }
-static bool over(const void *st) { return ((const hm_state *)st)->over != 0; }
+static int to_move(const void *st)
+{
+    return ((const hm_state *)st)->to_move;
+}
+static int active(const void *st)
+{
+    return ((const hm_state *)st)->active;
+}
+static bool over(const void *st)
+{
+    return ((const hm_state *)st)->over != 0;
+}
 
 static uint64_t hash(const void *st, const mk_scenario *sc)
 {
@@ -471,11 +611,15 @@ static json_t *hex_json(const mk_scenario *sc, int h)
     return h >= 0 ? json_string(mk_hex_label(&sc->map.grid, (mk_hex)h, b)) : json_null();
 }
 
-static json_t *vp_json(int v2) { return v2 % 2 ? json_real(v2 / 2.0) : json_integer(v2 / 2); }
+static json_t *vp_json(int v2)
+{
+    return v2 % 2 ? json_real(v2 / 2.0) : json_integer(v2 / 2);
+}
 
 static const char *const pending_names[HP_COUNT] = {
-    "none", "seize_initiative", "ac_replacement", "ambush", "reaction", "withdraw_hex",
-    "retreat", "retarget", "advance", "skirmish_move", "skirmish_fire",
+    "none",          "seize_initiative", "ac_replacement", "ambush",   "reaction",
+    "withdraw_hex",  "retreat",          "retarget",       "advance",  "skirmish_move",
+    "skirmish_fire", "charge_momentum",  "r1_retreat",     "r1_order", "reroll",
 };
 
 static json_t *state_json(const void *st, const mk_scenario *sc)
@@ -488,7 +632,10 @@ static json_t *state_json(const void *st, const mk_scenario *sc)
     json_object_set_new(o, "turns", json_integer(s->turns));
     json_object_set_new(o, "active", json_string(sc->sides[s->active].id));
     json_object_set_new(o, "to_move", json_string(sc->sides[s->to_move].id));
-    json_object_set_new(o, "phase", json_string(s->over ? "over" : s->pending ? "decision" : "actions"));
+    json_object_set_new(o, "phase",
+                        json_string(s->over      ? "over"
+                                    : s->pending ? "decision"
+                                                 : "actions"));
     json_object_set_new(o, "points", json_integer(s->cap));
     json_object_set_new(o, "cap_roll", json_integer(s->cap_roll));
     json_object_set_new(o, "chart", json_string(chart_scale(sc)));
@@ -513,6 +660,8 @@ static json_t *state_json(const void *st, const mk_scenario *sc)
             json_object_set_new(u, "vp_value", vp_json(s->u[i].vpv));
         }
         json_object_set_new(u, "acted", json_boolean(s->u[i].acts > 0));
+        if (HM_OPT(s, HO_LINE_COLUMN) && hm_is_unit(su->kind))
+            json_object_set_new(u, "formation", json_string(s->u[i].column ? "column" : "line"));
         if (s->u[i].flags & HU_AMMO)
             json_object_set_new(u, "low_ammo", json_true());
         json_array_append_new(units, u);
@@ -529,6 +678,12 @@ static json_t *state_json(const void *st, const mk_scenario *sc)
     json_object_set_new(o, "stored_cap", stored);
     json_object_set_new(o, "leaders_lost", lost);
     json_object_set_new(o, "seize_attempts_left", sz);
+    if (HM_OPT(s, HO_REROLLS)) {
+        json_t *rr = json_object();
+        for (int i = 0; i < 2; i++)
+            json_object_set_new(rr, sc->sides[i].id, json_integer(s->rerolls[i]));
+        json_object_set_new(o, "rerolls_left", rr);
+    }
     json_object_set_new(o, "first_this_turn", json_string(sc->sides[s->order].id));
     if (s->pending) {
         json_t *p = json_object();
@@ -562,9 +717,12 @@ static json_t *state_json(const void *st, const mk_scenario *sc)
     return o;
 }
 
-static const char *const type_names[] = {"", "move", "fire", "close_combat", "charge", "skirmish",
-                                         "rally", "choose", "end_turn", "resupply"};
-static const char *const word_names[] = {"", "yes", "no", "withdraw", "stand", "countercharge"};
+static const char *const type_names[] = {"",         "move",     "fire",     "close_combat",
+                                         "charge",   "skirmish", "rally",    "choose",
+                                         "end_turn", "resupply", "formation"};
+static const char *const word_names[] = {"",      "yes",           "no",    "withdraw",
+                                         "stand", "countercharge", "first", "second"};
+#define NWORDS 8
 
 static json_t *action_json(const void *st, const mk_scenario *sc, const mk_action *a)
 {
@@ -574,7 +732,7 @@ static json_t *action_json(const void *st, const mk_scenario *sc, const mk_actio
     char text[256], lb[MK_HEX_LABEL_MAX];
     int len = 0;
     text[0] = 0;
-    int t = a->type >= HA_MOVE && a->type <= HA_RESUPPLY ? a->type : HA_END;
+    int t = a->type >= HA_MOVE && a->type <= HA_FORMATION ? a->type : HA_END;
     json_object_set_new(o, "type", json_string(type_names[t]));
     if (t == HA_CHOOSE) {
         if (a->flags == HW_HEX) {
@@ -586,7 +744,7 @@ static json_t *action_json(const void *st, const mk_scenario *sc, const mk_actio
             len = snprintf(text, sizeof text, "%s by %s", pending_names[s->pending],
                            hm_unit_id(sc, a->other));
         } else {
-            const char *w = a->flags < 6 ? word_names[a->flags] : "?";
+            const char *w = a->flags < NWORDS ? word_names[a->flags] : "?";
             json_object_set_new(o, "choice", json_string(w));
             len = snprintf(text, sizeof text, "%s: %s", pending_names[s->pending], w);
         }
@@ -631,6 +789,14 @@ static json_t *action_json(const void *st, const mk_scenario *sc, const mk_actio
         if (a->flags & HF_SECOND) {
             json_object_set_new(o, "second", json_true());
             len += snprintf(text + len, sizeof text - len, " (second order)");
+        }
+        if (a->flags & HF_BONUS) {
+            json_object_set_new(o, "bonus", json_true());
+            len += snprintf(text + len, sizeof text - len, " (leader bonus hex on a d6)");
+        }
+        if (a->flags & HF_LEADER) {
+            json_object_set_new(o, "leader_rolls", json_true());
+            len += snprintf(text + len, sizeof text - len, " (leader rolls a die)");
         }
         if ((a->flags & HF_SUBORD) && t != HA_RALLY) {
             json_object_set_new(o, "subordinate", json_string(hm_unit_id(sc, a->other)));
@@ -681,7 +847,7 @@ static int action_parse(const void *st, const mk_scenario *sc, json_t *obj, mk_a
         return mk_error_set(err, "bad_arg", "action: an object with a \"type\" is needed");
     const char *type = json_string_value(t);
     int ty = 0;
-    for (int i = HA_MOVE; i <= HA_RESUPPLY; i++)
+    for (int i = HA_MOVE; i <= HA_FORMATION; i++)
         if (strcmp(type, type_names[i]) == 0)
             ty = i;
     if (!ty)
@@ -697,7 +863,7 @@ static int action_parse(const void *st, const mk_scenario *sc, json_t *obj, mk_a
         if (!json_is_string(c))
             return mk_error_set(err, "bad_arg", "action.choice: a hex, unit id or word is needed");
         const char *v = json_string_value(c);
-        for (int i = 1; i < 6; i++)
+        for (int i = 1; i < NWORDS; i++)
             if (strcmp(v, word_names[i]) == 0) {
                 out->flags = (uint8_t)i;
                 return 0;
@@ -740,12 +906,16 @@ static int action_parse(const void *st, const mk_scenario *sc, json_t *obj, mk_a
         out->flags |= HF_SECOND;
     if (json_is_true(json_object_get(obj, "fire_first")))
         out->flags |= HF_FIRE_FIRST;
+    if (json_is_true(json_object_get(obj, "bonus")))
+        out->flags |= HF_BONUS;
+    if (json_is_true(json_object_get(obj, "leader_rolls")))
+        out->flags |= HF_LEADER;
     if (json_object_get(obj, "subordinate")) {
         if (parse_unit(sc, obj, "subordinate", &out->other, err))
             return -1;
         out->flags |= HF_SUBORD;
     }
-    if (ty == HA_RESUPPLY)
+    if (ty == HA_RESUPPLY || ty == HA_FORMATION)
         out->target = -1;
     return 0;
 }

@@ -21,21 +21,42 @@
 #include "core/los.h"
 #include "core/ruleset.h"
 
-#define HM_MAX_HEX 256   /* H&M maps are 13 x 9 (H&M 2) */
+#define HM_MAX_HEX 256 /* H&M maps are 13 x 9 (H&M 2) */
 #define HM_MAX_DICE 8
 
 /* Terrain indices (index 0 = clear): the Terrain Effects Chart rows. */
 enum {
-    HT_CLEAR, HT_RIVER, HT_BRIDGE, HT_WOODS, HT_HILL, HT_SWAMP, HT_TOWN, HT_ENTRENCHMENT,
-    HT_FORT, HT_COUNT
+    HT_CLEAR,
+    HT_RIVER,
+    HT_BRIDGE,
+    HT_WOODS,
+    HT_HILL,
+    HT_SWAMP,
+    HT_TOWN,
+    HT_ENTRENCHMENT,
+    HT_FORT,
+    HT_COUNT
 };
 
 /* Unit kinds (PROTOCOL.md, Horse & Musket scenario fields). */
 enum {
-    HK_LINE, HK_ELITE, HK_HIGHLANDER, HK_MILITIA, HK_IRREGULAR, HK_SKIRMISHER, HK_NATIVE,
-    HK_DRAGOON, HK_CAVALRY, HK_HUSSAR, HK_ARTILLERY, HK_SIEGE, HK_LEADER, HK_VP, HK_COUNT
+    HK_LINE,
+    HK_ELITE,
+    HK_HIGHLANDER,
+    HK_MILITIA,
+    HK_IRREGULAR,
+    HK_SKIRMISHER,
+    HK_NATIVE,
+    HK_DRAGOON,
+    HK_CAVALRY,
+    HK_HUSSAR,
+    HK_ARTILLERY,
+    HK_SIEGE,
+    HK_LEADER,
+    HK_VP,
+    HK_COUNT
 };
-#define HK_UNITS HK_LEADER   /* kinds below this are combat units */
+#define HK_UNITS HK_LEADER /* kinds below this are combat units */
 
 /* Unit classes (H&M 3). */
 enum { HC_INF, HC_LIGHT, HC_HORSE, HC_CANNON, HC_LEADER, HC_VP };
@@ -50,33 +71,89 @@ enum { COL_FIRE, COL_CLOSE, COL_CHARGE };
 #define SSR_INF_ART 0x08
 
 /* Action types. */
-enum { HA_MOVE = 1, HA_FIRE, HA_CLOSE, HA_CHARGE, HA_SKIRMISH, HA_RALLY, HA_CHOOSE, HA_END,
-       HA_RESUPPLY };
+enum {
+    HA_MOVE = 1,
+    HA_FIRE,
+    HA_CLOSE,
+    HA_CHARGE,
+    HA_SKIRMISH,
+    HA_RALLY,
+    HA_CHOOSE,
+    HA_END,
+    HA_RESUPPLY,
+    HA_FORMATION
+};
 /* mk_action.flags on actions: */
 #define HF_DISCOUNT 0x01   /* the Army Commander's one-CAP reduction (H&M 6, 9) */
 #define HF_SECOND 0x02     /* 15 Second Order */
 #define HF_FIRE_FIRST 0x04 /* skirmish: fire, then move */
 #define HF_SUBORD 0x08     /* 15 Subordinate Leadership */
+#define HF_BONUS 0x10      /* 15 Leader Bonus Movement: one hex more on a d6 <= rating */
+#define HF_LEADER 0x20     /* 15 Leaders in Combat: the leader rolls a die (1 CAP) */
 /* mk_action.flags on HA_CHOOSE: the word chosen. */
-enum { HW_NONE, HW_YES, HW_NO, HW_WITHDRAW, HW_STAND, HW_COUNTER, HW_HEX, HW_UNIT };
+enum {
+    HW_NONE,
+    HW_YES,
+    HW_NO,
+    HW_WITHDRAW,
+    HW_STAND,
+    HW_COUNTER,
+    HW_FIRST,
+    HW_SECOND,
+    HW_HEX,
+    HW_UNIT
+};
 
 /* Unit flags, cleared at the start of each player turn. */
 #define HU_ACTED 0x01
 #define HU_MOVED 0x02
 #define HU_RALLIED 0x04
-#define HU_COMBAT 0x08    /* a leader was in a combat (CAP storage, H&M 9) */
-#define HU_AMBUSHED 0x10  /* attempted an ambush this turn (H&M 7) */
-#define HU_NOWD 0x20      /* withdrew during the current action (H&M 8) */
-#define HU_AMMO 0x40      /* 15 Ammunition: running out (kept across turns) */
-#define HU_TWICE 0x80     /* 15 Second Order: activated twice */
+#define HU_COMBAT 0x08   /* a leader was in a combat (CAP storage, H&M 9) */
+#define HU_AMBUSHED 0x10 /* attempted an ambush this turn (H&M 7) */
+#define HU_NOWD 0x20     /* withdrew during the current action (H&M 8) */
+#define HU_AMMO 0x40     /* 15 Ammunition: running out (kept across turns) */
+#define HU_TWICE 0x80    /* 15 Second Order: activated twice */
 
 /* Pending decisions. */
-enum { HP_NONE, HP_SEIZE, HP_AC_RETRY, HP_AMBUSH, HP_REACT, HP_WD_HEX, HP_RETREAT,
-       HP_RETARGET, HP_ADVANCE, HP_SK_MOVE, HP_SK_FIRE, HP_COUNT };
+enum {
+    HP_NONE,
+    HP_SEIZE,
+    HP_AC_RETRY,
+    HP_AMBUSH,
+    HP_REACT,
+    HP_WD_HEX,
+    HP_RETREAT,
+    HP_RETARGET,
+    HP_ADVANCE,
+    HP_SK_MOVE,
+    HP_SK_FIRE,
+    HP_MOMENTUM,
+    HP_R1_RETREAT,
+    HP_R1_ORDER,
+    HP_REROLL,
+    HP_COUNT
+};
 
 /* Option bits (index into hm_options). */
-enum { HO_SECOND_ORDER, HO_AMMUNITION, HO_GOOD_DAYS, HO_COMMAND_RANGE, HO_LOCKED,
-       HO_HI_STACKING, HO_SUBORDINATE, HO_COUNT };
+enum {
+    HO_SECOND_ORDER,
+    HO_AMMUNITION,
+    HO_GOOD_DAYS,
+    HO_COMMAND_RANGE,
+    HO_LOCKED,
+    HO_HI_STACKING,
+    HO_SUBORDINATE,
+    HO_LEADER_BONUS,
+    HO_MOMENTUM,
+    HO_LEADERS_COMBAT,
+    HO_R1_RETREAT,
+    HO_COMBAT_R1,
+    HO_RANDOM_R1,
+    HO_LINE_COLUMN,
+    HO_LINE_TERRAIN,
+    HO_REROLLS,
+    HO_COUNT
+};
 #define HM_OPT(s, o) ((((s)->options) >> (o)) & 1u)
 
 /* The charts, as loaded from data/hm/charts.json (one scale). */
@@ -97,44 +174,51 @@ typedef struct hm_charts {
     hm_kind_chart k[HK_COUNT];
     hm_terrain_fx t[HT_COUNT];
     int8_t cost_move, cost_fire, cost_skirmish, cost_charge, cost_rally, cost_resupply;
-    int8_t immune_range;   /* fire at this range or more cannot eliminate (R3; R2 Grand) */
+    int8_t immune_range; /* fire at this range or more cannot eliminate (R3; R2 Grand) */
     int8_t pad_;
 } hm_charts;
 
 typedef struct hm_unit {
-    int16_t hex;     /* -1: off the map */
-    int16_t start;   /* hex at the start of the player turn (rally, H&M 9) */
-    int8_t mp;       /* leaders: their rating */
+    int16_t hex;   /* -1: off the map */
+    int16_t start; /* hex at the start of the player turn (rally, H&M 9) */
+    int8_t mp;     /* leaders: their rating */
     uint8_t flags;
     int8_t nat;      /* nationality index (foreign leaders, H&M 9) */
     uint8_t acts;    /* activations this turn (15 Second Order) */
     int8_t vpv;      /* VP x 2 scored by the enemy for eliminating it (H&M 10) */
     int8_t charisma; /* leaders: charismatic (rally for 0 CAP, H&M 9) */
+    int8_t natmod;   /* 15 Randomized Combat at R1: the nationality's modifier */
+    int8_t column;   /* 13 Line & Column: 1 in Column, 0 in Line */
 } hm_unit;
 
 /* A move or charge in progress (paused by an ambush decision). */
 typedef struct hm_move {
-    uint8_t on, kind, idx, npath;   /* kind: HA_MOVE, HA_CHARGE, HA_SKIRMISH */
-    int16_t unit, target;           /* charge target hex */
+    uint8_t on, kind, idx, npath; /* kind: HA_MOVE, HA_CHARGE, HA_SKIRMISH */
+    int16_t unit, target;         /* charge target hex */
     int16_t path[MK_PATH_MAX];
-    int16_t leader;                 /* leader moving with it, -1 */
+    int16_t leader; /* leader moving with it, -1 */
     int16_t pad_;
 } hm_move;
 
 /* A combat in progress. */
 typedef struct hm_combat {
-    uint8_t on, kind, stage, range;   /* kind: HA_FIRE, HA_CLOSE, HA_CHARGE, HA_SKIRMISH */
-    int16_t attacker, att_hex, hex;   /* hex: the target hex */
-    int8_t ndef, cur;                 /* defenders, the one being asked */
+    uint8_t on, kind, stage, range; /* kind: HA_FIRE, HA_CLOSE, HA_CHARGE, HA_SKIRMISH */
+    int16_t attacker, att_hex, hex; /* hex: the target hex */
+    int8_t ndef, cur;               /* defenders, the one being asked */
     int16_t def[2];
-    uint8_t mode[2];     /* HW_STAND (defensive fire), HW_WITHDRAW, HW_COUNTER, HW_NONE */
-    int8_t passed[2];    /* morale: -1 not checked, 0 failed, 1 passed */
-    int8_t eq[2];        /* withdraw roll equal to morale: one hit (H&M 8) */
+    uint8_t mode[2];  /* HW_STAND (defensive fire), HW_WITHDRAW, HW_COUNTER, HW_NONE */
+    int8_t passed[2]; /* morale: -1 not checked, 0 failed, 1 passed */
+    int8_t eq[2];     /* withdraw roll equal to morale: one hit (H&M 8) */
     uint8_t fives, pad_;
-    int16_t retreat[4];  /* units to retreat, in order */
+    int16_t retreat[4]; /* units to retreat, in order */
     int8_t nretreat, ri;
-    int8_t r1_retreat;   /* 15 Retreat in R1 Fire: the attacker must retreat */
+    int8_t r1_retreat; /* 15 Retreat in R1 Fire: 1 the attacker must retreat, 2 it did */
     int8_t pad2_;
+    int16_t lead; /* 15 Leaders in Combat: the leader rolling with the attacker, -1 */
+    int8_t r1;    /* 15 Combat at R1: 0 not used, 1 the attacker fires first, 2 the defenders */
+    int8_t r1_skip, r1_bonus, r1_done;
+    int8_t att_hits, att_miss, att_need, att_drm; /* the attacker's roll, for 15 Leader Re-Rolls */
+    int16_t pad3_;
 } hm_combat;
 
 enum { HV_NONE, HV_WIN, HV_TIME, HV_BOTH_LOSE };
@@ -144,23 +228,26 @@ typedef struct hm_state {
     uint64_t options;
     hm_charts ch;
     int16_t turn, turns;
-    int8_t active, to_move, first, half;   /* half: 0 or 1, which player turn of the game turn */
-    int8_t order;     /* side going first this game turn (Seize the Initiative) */
+    int8_t active, to_move, first, half; /* half: 0 or 1, which player turn of the game turn */
+    int8_t order; /* side going first this game turn (Seize the Initiative) */
     int8_t over, winner, reason;
     int8_t cap, cap_roll, discount_used, pending;
-    int8_t decider, ac_retry, sk_phase, pad_;   /* sk_phase: 1 fire to come, 2 move to come */
-    int8_t stored[2], leaders_lost[2], seize_left[2], ac[2];   /* ac: -1 none */
+    int8_t decider, ac_retry, sk_phase, pad_; /* sk_phase: 1 fire to come, 2 move to come */
+    int8_t stored[2], leaders_lost[2], seize_left[2], ac[2]; /* ac: -1 none */
     uint8_t ssr[2];
-    int8_t hold_turns[2];    /* SSR: units of hold_kinds may not move before this turn ends */
+    int8_t hold_turns[2]; /* SSR: units of hold_kinds may not move before this turn ends */
     uint32_t hold_kinds[2];
-    int16_t vp2[2];          /* VP x 2 (half-VP units, H&M 10) */
+    int16_t vp2[2]; /* VP x 2 (half-VP units, H&M 10) */
     int16_t nunits;
-    int16_t sk_unit;         /* skirmish in progress (H&M 7), -1 */
-    int16_t vp_target2[2];   /* victory: VP x 2 that win (0: none) */
-    int16_t kill_leader[2];  /* victory: eliminating this enemy leader wins, -1 */
-    int8_t elim_all[2];      /* victory: eliminating every enemy unit wins */
-    int8_t time_rule;        /* at the end: 0 more VP wins, 1 both lose */
+    int16_t sk_unit;        /* skirmish in progress (H&M 7), -1 */
+    int16_t vp_target2[2];  /* victory: VP x 2 that win (0: none) */
+    int16_t kill_leader[2]; /* victory: eliminating this enemy leader wins, -1 */
+    int8_t elim_all[2];     /* victory: eliminating every enemy unit wins */
+    int8_t time_rule;       /* at the end: 0 more VP wins, 1 both lose */
     int8_t pad3_;
+    int8_t ac_lost[2]; /* the side's AC was eliminated: AC Replacement (H&M 9) */
+    int8_t rerolls[2]; /* 15 Leader Re-Rolls left (lost with the AC) */
+    int16_t lic;       /* 15 Leaders in Combat: the leader for the next combat, -1 */
     hm_move mv;
     hm_combat cb;
     hm_unit u[MK_MAX_UNITS];
@@ -178,9 +265,12 @@ int hm_class(int kind);
 int hm_kind(const mk_scenario *sc, int u);
 int hm_side(const mk_scenario *sc, int u);
 const char *hm_unit_id(const mk_scenario *sc, int u);
-static inline bool hm_is_unit(int kind) { return kind >= 0 && kind < HK_UNITS; }
+static inline bool hm_is_unit(int kind)
+{
+    return kind >= 0 && kind < HK_UNITS;
+}
 const hm_terrain_fx *hm_fx(const hm_state *s, const mk_scenario *sc, int hex);
-int hm_units_in(const hm_state *s, const mk_scenario *sc, int hex, int *out);  /* combat units */
+int hm_units_in(const hm_state *s, const mk_scenario *sc, int hex, int *out); /* combat units */
 int hm_enemy_units_in(const hm_state *s, const mk_scenario *sc, int hex, int side);
 bool hm_can_stack(const hm_state *s, const mk_scenario *sc, int unit, int hex, int ignore);
 bool hm_adjacent_enemy(const hm_state *s, const mk_scenario *sc, int hex, int side);
@@ -201,7 +291,7 @@ void hm_end_turn(hm_state *s, const mk_scenario *sc, int store, mk_events *ev);
 void hm_victory_check(hm_state *s, const mk_scenario *sc, bool last, mk_events *ev);
 void hm_result(const void *st, const mk_scenario *sc, mk_result *out);
 int hm_victory_check_scenario(const mk_scenario *sc, mk_error *err);
-int hm_vp_now(const hm_state *s, const mk_scenario *sc, int side);   /* x2 */
+int hm_vp_now(const hm_state *s, const mk_scenario *sc, int side); /* x2 */
 void hm_seize_resolve(hm_state *s, const mk_scenario *sc, bool try_it, mk_events *ev);
 void hm_ac_attempt(hm_state *s, const mk_scenario *sc, mk_events *ev);
 int hm_store_max(const hm_state *s, const mk_scenario *sc);
@@ -231,7 +321,10 @@ void hm_sk_fire_prompt(hm_state *s, const mk_scenario *sc);
 int hm_roll(hm_state *s, const mk_scenario *sc, int unit, int col, int range, int need, int drm,
             int dice, const char *purpose, const char *rule, int target_hex, mk_events *ev,
             int *fives);
+bool hm_path_ok(const hm_state *s, const mk_scenario *sc, int unit, const int16_t *path, int npath,
+                int maxlen, bool charge);
 int hm_activation(const hm_state *s, const mk_scenario *sc, int unit);
+bool hm_can_column(int kind);
 bool hm_held(const hm_state *s, const mk_scenario *sc, int unit);
 int hm_sk_move_options(const hm_state *s, const mk_scenario *sc, int unit, int16_t *out);
 

@@ -57,6 +57,12 @@ static void reach_find(const hm_state *s, const mk_scenario *sc, int unit, int m
     }
 }
 
+/* 13 Line & Column: Horsemen, Infantry and Militia may be in Column. */
+bool hm_can_column(int kind)
+{
+    return hm_class(kind) == HC_INF || hm_class(kind) == HC_HORSE || kind == HK_MILITIA;
+}
+
 /* Can unit be activated now? 0: no; 1: its first action; 2: a second
  * (15 Second Order). */
 int hm_activation(const hm_state *s, const mk_scenario *sc, int unit)
@@ -76,7 +82,8 @@ int hm_activation(const hm_state *s, const mk_scenario *sc, int unit)
 int hm_add_variants(const hm_state *s, const mk_scenario *sc, const mk_action *a, int base,
                     mk_action *out, int n, int cap)
 {
-    int act = a->unit >= 0 && hm_is_unit(sc->units[a->unit].kind) ? hm_activation(s, sc, a->unit) : 1;
+    int act =
+        a->unit >= 0 && hm_is_unit(sc->units[a->unit].kind) ? hm_activation(s, sc, a->unit) : 1;
     uint8_t fl = act == 2 ? HF_SECOND : 0;
     if (n < cap && base <= s->cap) {
         out[n] = *a;
@@ -88,16 +95,28 @@ int hm_add_variants(const hm_state *s, const mk_scenario *sc, const mk_action *a
         return n;
     int ac = s->ac[s->active];
     if (!s->discount_used && ac >= 0 && s->u[ac].hex == s->u[a->unit].hex && s->cap >= 1 &&
-        base - 1 <= s->cap && n < cap) {
+        s->u[ac].nat == s->u[a->unit].nat && base - 1 <= s->cap && n < cap) {
         out[n] = *a;
         out[n].flags |= fl | HF_DISCOUNT;
         out[n].cost = (uint8_t)(base - 1);
         n++;
     }
+    if (HM_OPT(s, HO_LEADERS_COMBAT) && base + 1 <= s->cap && n < cap &&
+        (a->type == HA_FIRE || a->type == HA_CLOSE || a->type == HA_CHARGE)) {
+        for (int i = 0; i < s->nunits; i++)
+            if (sc->units[i].kind == HK_LEADER && s->u[i].hex == s->u[a->unit].hex &&
+                sc->units[i].side == s->active && s->u[i].nat == s->u[a->unit].nat) {
+                out[n] = *a;
+                out[n].flags |= fl | HF_LEADER;
+                out[n].cost = (uint8_t)(base + 1);
+                n++;
+                break;
+            }
+    }
     if (HM_OPT(s, HO_SUBORDINATE) && base <= s->cap && n < cap) {
         for (int i = 0; i < s->nunits; i++)
             if (sc->units[i].kind == HK_LEADER && i != ac && s->u[i].hex == s->u[a->unit].hex &&
-                sc->units[i].side == s->active) {
+                s->u[i].nat == s->u[a->unit].nat && sc->units[i].side == s->active) {
                 out[n] = *a;
                 out[n].flags |= fl | HF_SUBORD;
                 out[n].other = (int16_t)i;
@@ -113,6 +132,33 @@ int hm_legal_moves(const hm_state *s, const mk_scenario *sc, mk_action *out, int
 {
     for (int u = 0; u < s->nunits && n < cap; u++) {
         int k = sc->units[u].kind;
+        if (k == HK_VP && s->u[u].charisma && hm_activation(s, sc, u)) {
+            /* H&M 11 Baggage/Supply Train: one hex for 2 CAP, never into
+             * swamp or river (a bridge is fine) */
+            mk_hex nb[6];
+            mk_hex_neighbors(&sc->map.grid, (mk_hex)s->u[u].hex, nb);
+            for (int d = 0; d < 6 && n < cap && 2 <= s->cap; d++) {
+                int h = nb[d];
+                if (h < 0 || sc->map.terrain[h] == HT_SWAMP || sc->map.terrain[h] == HT_RIVER ||
+                    !hm_can_stack(s, sc, u, h, -1))
+                    continue;
+                bool other_vp = false;
+                for (int j = 0; j < s->nunits; j++)
+                    other_vp |= j != u && s->u[j].hex == h && sc->units[j].kind == HK_VP;
+                if (other_vp)
+                    continue;
+                mk_action *a = &out[n++];
+                memset(a, 0, sizeof *a);
+                a->type = HA_MOVE;
+                a->unit = (int16_t)u;
+                a->other = -1;
+                a->target = (int16_t)h;
+                a->npath = 1;
+                a->path[0] = (int16_t)h;
+                a->cost = 2;
+            }
+            continue;
+        }
         if (k == HK_VP || !hm_activation(s, sc, u) || hm_held(s, sc, u))
             continue;
         int mr = s->ch.k[k].mr;
@@ -122,7 +168,12 @@ int hm_legal_moves(const hm_state *s, const mk_scenario *sc, mk_action *out, int
         if (leader && (s->u[u].flags & (HU_MOVED | HU_RALLIED)))
             continue;
         reach r;
-        reach_find(s, sc, u, mr, &r);
+        bool bonus = false;
+        if (HM_OPT(s, HO_LEADER_BONUS) && !leader && s->u[u].hex == s->u[u].start)
+            for (int i = 0; i < s->nunits && !bonus; i++)
+                bonus = sc->units[i].kind == HK_LEADER && s->u[i].start == s->u[u].start &&
+                        sc->units[i].side == s->active && s->u[i].nat == s->u[u].nat;
+        reach_find(s, sc, u, mr + (bonus ? 1 : 0), &r);
         for (int i = 1; i < r.n && n < cap; i++) {
             mk_action a;
             memset(&a, 0, sizeof a);
@@ -133,7 +184,27 @@ int hm_legal_moves(const hm_state *s, const mk_scenario *sc, mk_action *out, int
             a.npath = (uint8_t)r.depth[i];
             for (int j = i, d = r.depth[i] - 1; j > 0 && d >= 0; j = r.parent[j], d--)
                 a.path[d] = r.hex[j];
+            if (r.depth[i] > mr) { /* 15 Leader Bonus Movement: the extra hex */
+                if (r.depth[i] > MK_PATH_MAX)
+                    continue;
+                a.flags = HF_BONUS;
+                if (n < cap && s->ch.cost_move <= s->cap) {
+                    out[n] = a;
+                    out[n].flags |= hm_activation(s, sc, u) == 2 ? HF_SECOND : 0;
+                    out[n].cost = (uint8_t)s->ch.cost_move;
+                    n++;
+                }
+                continue;
+            }
             n = hm_add_variants(s, sc, &a, leader ? 0 : s->ch.cost_move, out, n, cap);
+        }
+        if (HM_OPT(s, HO_LINE_COLUMN) && hm_can_column(k) && n < cap) { /* 13: in place */
+            mk_action a;
+            memset(&a, 0, sizeof a);
+            a.type = HA_FORMATION;
+            a.unit = (int16_t)u;
+            a.other = a.target = -1;
+            n = hm_add_variants(s, sc, &a, s->ch.cost_move, out, n, cap);
         }
     }
     return n;
@@ -170,7 +241,7 @@ int hm_ambush_options(const hm_state *s, const mk_scenario *sc, int16_t *out)
 void hm_move_run(hm_state *s, const mk_scenario *sc, mk_events *ev)
 {
     hm_move *m = &s->mv;
-    while (m->on && m->idx < m->npath) {
+    while (m->on && m->idx < m->npath && s->u[m->unit].hex >= 0) {
         int u = m->unit, to = m->path[m->idx];
         mk_event *e = mk_events_add(ev, "move");
         e->unit = (int16_t)u;
@@ -179,6 +250,11 @@ void hm_move_run(hm_state *s, const mk_scenario *sc, mk_events *ev)
         e->rule = m->kind == HA_CHARGE ? "H&M 8 Charge Combat" : "H&M 7";
         hm_enter(s, sc, u, to, ev);
         m->idx++;
+        /* 13 Line Formation & Terrain: a unit in Line at 2+ MP entering a terrain tile */
+        if (HM_OPT(s, HO_LINE_TERRAIN) && hm_is_unit(sc->units[u].kind) && !s->u[u].column &&
+            s->u[u].mp >= 2 && sc->map.terrain[to] != HT_CLEAR &&
+            !hm_morale(s, sc, u, 0, 0, NULL, "line_terrain", ev, NULL, NULL))
+            hm_hit(s, sc, u, "H&M 13 Line Formation & Terrain", ev);
         int16_t amb[4];
         if (hm_is_unit(sc->units[u].kind) && ambushers(s, sc, u, to, amb) > 0) {
             s->pending = HP_AMBUSH;
@@ -191,8 +267,13 @@ void hm_move_run(hm_state *s, const mk_scenario *sc, mk_events *ev)
         return;
     m->on = 0;
     int u = m->unit;
-    if (s->u[u].hex < 0)
-        return;   /* lost to an ambush */
+    if (s->u[u].hex < 0) { /* lost to an ambush */
+        if (s->sk_unit == u) {
+            s->sk_unit = -1;
+            s->sk_phase = 0;
+        }
+        return;
+    }
     if (m->kind == HA_CHARGE)
         hm_combat_start(s, sc, HA_CHARGE, u, m->target, ev);
     else if (m->kind == HA_SKIRMISH && s->sk_unit == u)
@@ -226,8 +307,8 @@ void hm_ambush(hm_state *s, const mk_scenario *sc, int amb, mk_events *ev)
         need = 9;
     int drm = hm_fx(s, sc, s->u[mover].hex)->combat_in;
     int fives = 0, mh = s->u[mover].hex, ah = s->u[amb].hex;
-    int hits = hm_roll(s, sc, amb, COL_CLOSE, 1, need, drm, -1, "ambush", "H&M 7 Ambush", mh, ev,
-                       &fives);
+    int hits =
+        hm_roll(s, sc, amb, COL_CLOSE, 1, need, drm, -1, "ambush", "H&M 7 Ambush", mh, ev, &fives);
     for (int i = 0; i < hits; i++)
         hm_hit(s, sc, mover, "H&M 7 Ambush", ev);
     if (fives)
@@ -301,4 +382,31 @@ int hm_retreat_options(const hm_state *s, const mk_scenario *sc, int unit, int f
         }
     }
     return n;
+}
+
+/* Is path a way for unit to its end hex (H&M 7: adjacent steps, stacking
+ * kept in passing, no enemy units, stop terrain only as the last hex; for a
+ * charge (H&M 8) no stop terrain at all), at most maxlen hexes? legal()
+ * lists one shortest path per destination; any other valid path to the
+ * same hex is the same choice. */
+bool hm_path_ok(const hm_state *s, const mk_scenario *sc, int unit, const int16_t *path, int npath,
+                int maxlen, bool charge)
+{
+    const mk_grid *g = &sc->map.grid;
+    if (npath < 1 || npath > maxlen || npath > MK_PATH_MAX)
+        return false;
+    int at = s->u[unit].hex;
+    for (int i = 0; i < npath; i++) {
+        int h = path[i];
+        if (h < 0 || h >= mk_grid_size(g) || !mk_hex_adjacent(g, (mk_hex)at, (mk_hex)h) ||
+            h == s->u[unit].hex || !hm_can_stack(s, sc, unit, h, -1))
+            return false;
+        if (hm_fx(s, sc, h)->stop && (charge || i < npath - 1))
+            return false;
+        for (int j = 0; j < i; j++)
+            if (path[j] == h)
+                return false;
+        at = h;
+    }
+    return true;
 }

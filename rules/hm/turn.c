@@ -6,14 +6,17 @@
 #include "hm_int.h"
 
 /* H&M 6: the d6 table for additional CAP. */
-static int cap_table(int d) { return d == 1 ? 1 : d <= 4 ? 2 : 3; }
+static int cap_table(int d)
+{
+    return d == 1 ? 1 : d <= 4 ? 2 : 3;
+}
 
 int hm_store_max(const hm_state *s, const mk_scenario *sc)
 {
     int ac = s->ac[s->active];
     if (ac < 0 || s->u[ac].hex < 0 || (s->u[ac].flags & (HU_MOVED | HU_RALLIED | HU_COMBAT)))
         return 0;
-    int r = s->u[ac].mp;   /* AMB-HM-6: up to the rating */
+    int r = s->u[ac].mp; /* AMB-HM-6: up to the rating */
     return r < s->cap ? r : s->cap;
 }
 
@@ -49,7 +52,7 @@ void hm_ac_attempt(hm_state *s, const mk_scenario *sc, mk_events *ev)
     e->passed = (int16_t)(d <= s->u[best].mp);
     if (d <= s->u[best].mp) {
         s->ac[side] = (int16_t)best;
-        s->seize_left[side] = s->u[best].mp;   /* a fresh slate of seizure attempts */
+        s->seize_left[side] = s->u[best].mp; /* a fresh slate of seizure attempts */
         return;
     }
     if (s->cap >= 1 && !(s->u[best].flags & HU_TWICE)) { /* one paid second attempt */
@@ -95,7 +98,7 @@ void hm_turn_begin(hm_state *s, const mk_scenario *sc, mk_events *ev)
     t->side = (int16_t)side;
     t->value = s->turn;
     t->points = s->cap;
-    if (s->ac[side] < 0)
+    if (s->ac[side] < 0 && s->ac_lost[side])
         hm_ac_attempt(s, sc, ev);
 }
 
@@ -108,7 +111,7 @@ int hm_vp_now(const hm_state *s, const mk_scenario *sc, int side)
         for (int j = 0; j < s->nunits; j++)
             if (s->u[j].hex == s->u[i].hex && hm_is_unit(sc->units[j].kind) &&
                 sc->units[j].side == side) {
-                v += s->u[i].vpv;   /* H&M 10: held while occupied */
+                v += s->u[i].vpv; /* H&M 10: held while occupied */
                 break;
             }
     }
@@ -186,7 +189,7 @@ void hm_end_turn(hm_state *s, const mk_scenario *sc, int store, mk_events *ev)
     s->active = s->first;
     int b = 1 - s->first;
     if (s->stored[b] >= 1 && s->ac[b] >= 0 && s->u[s->ac[b]].hex >= 0 && s->seize_left[b] > 0) {
-        s->pending = HP_SEIZE;   /* H&M 5, 9: before Player A rolls for CAP */
+        s->pending = HP_SEIZE; /* H&M 5, 9: before Player A rolls for CAP */
         s->decider = (int8_t)b;
         s->to_move = (int8_t)b;
         return;
@@ -203,7 +206,7 @@ void hm_seize_resolve(hm_state *s, const mk_scenario *sc, bool try_it, mk_events
     if (try_it) {
         s->stored[b]--;
         s->seize_left[b]--;
-        int da = mk_rng_d6(&s->head.rng), db = mk_rng_d6(&s->head.rng);
+        int db = mk_rng_d6(&s->head.rng), da = mk_rng_d6(&s->head.rng); /* B, then A */
         int ra = s->ac[a] >= 0 ? s->u[s->ac[a]].mp : 0, rb = s->u[s->ac[b]].mp;
         mk_event *e = mk_events_add(ev, "roll");
         e->purpose = "seize_initiative";
@@ -231,7 +234,8 @@ void hm_result(const void *st, const mk_scenario *sc, mk_result *out)
                  : s->winner < 0             ? "draw"
                  : s->reason == HV_TIME      ? "time"
                                              : "victory";
-    snprintf(out->reason, sizeof out->reason, "%s; VP %d.%d - %d.%d", !s->over ? "in progress"
+    snprintf(out->reason, sizeof out->reason, "%s; VP %d.%d - %d.%d",
+             !s->over                    ? "in progress"
              : s->reason == HV_BOTH_LOSE ? "time ran out: both sides lose (H&M 10)"
              : s->reason == HV_TIME      ? "time ran out: more VP"
                                          : "victory conditions met (H&M 10)",
@@ -247,7 +251,8 @@ int hm_victory_check_scenario(const mk_scenario *sc, mk_error *err)
     if (!v)
         return 0;
     if (!json_is_object(v))
-        return mk_error_set(err, "scenario_invalid", "%s: victory: an object is needed", sc->source);
+        return mk_error_set(err, "scenario_invalid", "%s: victory: an object is needed",
+                            sc->source);
     for (int i = 0; i < 2; i++) {
         json_t *o = json_object_get(v, sc->sides[i].id);
         if (!o)

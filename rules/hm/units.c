@@ -11,24 +11,36 @@ int hm_class(int kind)
 {
     switch (kind) {
     case HK_LINE:
-    case HK_ELITE: return HC_INF;
+    case HK_ELITE:
+        return HC_INF;
     case HK_HIGHLANDER:
     case HK_MILITIA:
     case HK_IRREGULAR:
     case HK_SKIRMISHER:
-    case HK_NATIVE: return HC_LIGHT;
+    case HK_NATIVE:
+        return HC_LIGHT;
     case HK_DRAGOON:
     case HK_CAVALRY:
-    case HK_HUSSAR: return HC_HORSE;
+    case HK_HUSSAR:
+        return HC_HORSE;
     case HK_ARTILLERY:
-    case HK_SIEGE: return HC_CANNON;
-    case HK_LEADER: return HC_LEADER;
-    default: return HC_VP;
+    case HK_SIEGE:
+        return HC_CANNON;
+    case HK_LEADER:
+        return HC_LEADER;
+    default:
+        return HC_VP;
     }
 }
 
-int hm_kind(const mk_scenario *sc, int u) { return sc->units[u].kind; }
-int hm_side(const mk_scenario *sc, int u) { return sc->units[u].side; }
+int hm_kind(const mk_scenario *sc, int u)
+{
+    return sc->units[u].kind;
+}
+int hm_side(const mk_scenario *sc, int u)
+{
+    return sc->units[u].side;
+}
 const char *hm_unit_id(const mk_scenario *sc, int u)
 {
     return u >= 0 && u < sc->nunits ? sc->units[u].id : "-";
@@ -184,7 +196,7 @@ static void award(hm_state *s, int side, int vp2, mk_events *ev, int unit, const
     mk_event *e = mk_events_add(ev, "vp");
     e->side = (int16_t)side;
     e->unit = (int16_t)unit;
-    e->points = (int16_t)vp2;   /* half VP */
+    e->points = (int16_t)vp2; /* half VP */
     e->value = (int16_t)(s->vp2[side]);
     e->rule = rule;
     e->text = "half_vp";
@@ -208,8 +220,11 @@ void hm_leader_casualty(hm_state *s, const mk_scenario *sc, int leader, mk_event
     s->leaders_lost[side]++;
     mk_events_add(ev, "eliminated")->unit = (int16_t)leader;
     award(s, 1 - side, s->u[leader].mp >= 3 ? 4 : 2, ev, leader, "H&M 10: leader VP by rating");
-    if (s->ac[side] == leader)
+    if (s->ac[side] == leader) {
         s->ac[side] = -1;
+        s->ac_lost[side] = 1;
+        s->rerolls[side] = 0;
+    }
 }
 
 /* The hex of the friendly unit nearest to hex (lowest index on a tie: the
@@ -249,7 +264,7 @@ void hm_leaders_alone(hm_state *s, const mk_scenario *sc, int hex, int check, mk
             continue;
         int to = nearest_friend(s, sc, side, hex);
         if (to < 0)
-            continue;   /* no friendly unit left: he stays */
+            continue; /* no friendly unit left: he stays */
         mk_event *e = mk_events_add(ev, "leader_displaced");
         e->rule = "H&M 9: a leader left alone goes to the nearest friendly unit";
         e->unit = (int16_t)i;
@@ -325,8 +340,11 @@ void hm_enter(hm_state *s, const mk_scenario *sc, int unit, int hex, mk_events *
                 s->u[i].hex = -1;
                 s->leaders_lost[1 - side]++;
                 award(s, side, s->u[i].mp >= 3 ? 4 : 2, ev, i, "H&M 10: leader VP by rating");
-                if (s->ac[1 - side] == i)
+                if (s->ac[1 - side] == i) {
                     s->ac[1 - side] = -1;
+                    s->ac_lost[1 - side] = 1;
+                    s->rerolls[1 - side] = 0;
+                }
             }
         }
 }
@@ -360,8 +378,7 @@ bool hm_state_ok(const hm_state *s, const mk_scenario *sc, char *why, size_t n)
                 continue;
             cnt++;
             if (sc->units[j].side != sc->units[i].side || hm_class(sc->units[j].kind) == cls) {
-                snprintf(why, n, "%s and %s share a hex (H&M 4)", sc->units[i].id,
-                         sc->units[j].id);
+                snprintf(why, n, "%s and %s share a hex (H&M 4)", sc->units[i].id, sc->units[j].id);
                 return false;
             }
         }

@@ -111,7 +111,10 @@ typedef struct htl_occ_hex {
  * state, so it can never disagree with it. */
 typedef struct htl_occ {
     htl_occ_hex h[HTL_MAX_HEX];
+    uint8_t side[HTL_MAX_HEX];   /* HO_COMBAT(side) | HO_PIECE(side) bits of what stands there */
 } htl_occ;
+#define HO_COMBAT(side) (1u << (side))   /* a combat unit of side */
+#define HO_PIECE(side) (4u << (side))    /* any piece of side (unit, leader, VP counter) */
 
 /* Optional rule 11.n is on (option bit n - 1). */
 #define HTL_OPT(s, n) ((((s)->options) >> ((n) - 1)) & 1u)
@@ -198,9 +201,8 @@ void htl_occ_build(htl_occ *o, const htl_state *s, const mk_scenario *sc);
 static inline bool htl_occ_enemy_combat(const htl_occ *o, const mk_scenario *sc, int hex,
                                         int side)
 {
-    const htl_occ_hex *x = &o->h[hex];
-    return (x->foot >= 0 && sc->units[x->foot].side != side) ||
-           (x->art >= 0 && sc->units[x->art].side != side);
+    (void)sc;
+    return (o->side[hex] & HO_COMBAT(1 - side)) != 0;
 }
 int htl_enemy_combat_in(const htl_state *s, const mk_scenario *sc, int hex, int side);
 int htl_combat_units_in(const htl_state *s, const mk_scenario *sc, int hex, int side, int *out);
@@ -218,6 +220,7 @@ typedef struct htl_reach {
     int16_t hex[HTL_MAX_REACH], parent[HTL_MAX_REACH];
     int8_t depth[HTL_MAX_REACH];
     uint8_t can_end[HTL_MAX_REACH];
+    uint8_t can_end_ld[HTL_MAX_REACH];   /* legal moves: may end there with its leader */
 } htl_reach;
 void htl_reach_find(const htl_state *s, const mk_scenario *sc, const htl_occ *o, int unit,
                     int leader, int maxlen, htl_reach *r);

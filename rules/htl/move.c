@@ -12,37 +12,37 @@
  * (a lone enemy leader does not stop or block a combat unit) and 9.1
  * (a leader alone passes friendly units; we let it enter no hex that holds
  * any enemy piece). */
-static inline bool can_pass_k(const mk_scenario *sc, const htl_occ_hex *x, int unit, int side,
+static inline bool can_pass_k(const mk_scenario *sc, const htl_occ *o, int unit, int side,
                               int kind, int leader, int h, bool *can_end)
 {
+    const htl_occ_hex *x = &o->h[h];
     *can_end = false;
     if (htl_terrain(sc, h)->impassable)
         return false;
-    int foot = x->foot, art = x->art, ld = x->leader, vp = x->vp;
+    int enemy = 1 - side;
     if (kind == HK_LEADER) {
         /* HtL 9.1: through friendly units; never into an enemy piece */
-        if ((foot >= 0 && sc->units[foot].side != side) ||
-            (art >= 0 && sc->units[art].side != side) || (ld >= 0 && sc->units[ld].side != side) ||
-            (vp >= 0 && sc->units[vp].side != side))
+        if (o->side[h] & HO_PIECE(enemy))
             return false;
-        *can_end = ld < 0 || ld == unit; /* HtL 4.3: never two leaders */
+        *can_end = x->leader < 0 || x->leader == unit; /* HtL 4.3: never two leaders */
         return true;
     }
-    if ((foot >= 0 && sc->units[foot].side != side) || (art >= 0 && sc->units[art].side != side))
+    if (o->side[h] & HO_COMBAT(enemy))
         return false; /* never into an enemy combat unit */
-    int mine = htl_slot(kind) == HS_ART ? art : foot;
+    int mine = htl_slot(kind) == HS_ART ? x->art : x->foot;
     if (mine >= 0 && mine != unit)
         return false; /* HtL 4.3, 6.2.6, 7.2: not even passing through */
     *can_end = true;
+    int ld = x->leader;
     if (leader >= 0 && ld >= 0 && ld != leader && sc->units[ld].side == side)
         *can_end = false; /* the accompanying leader may not end with another (HtL 4.3) */
     return true;
 }
 
-static bool can_pass(const mk_scenario *sc, const htl_occ_hex *x, int unit, int leader, int h,
+static bool can_pass(const mk_scenario *sc, const htl_occ *o, int unit, int leader, int h,
                      bool *can_end)
 {
-    return can_pass_k(sc, x, unit, sc->units[unit].side, sc->units[unit].kind, leader, h,
+    return can_pass_k(sc, o, unit, sc->units[unit].side, sc->units[unit].kind, leader, h,
                       can_end);
 }
 
@@ -51,8 +51,8 @@ static bool can_pass(const mk_scenario *sc, const htl_occ_hex *x, int unit, int 
  * r->hex[0] is the start; every other node records its parent (a shortest
  * legal path) and whether the move may end there. Neighbours are taken in
  * direction order, so the path to each hex is the same from call to call. */
-void htl_reach_find(const htl_state *s, const mk_scenario *sc, const htl_occ *o, int unit,
-                    int leader, int maxlen, htl_reach *r)
+static void reach_bfs(const htl_state *s, const mk_scenario *sc, const htl_occ *o, int unit,
+                      int leader, int maxlen, htl_reach *r, int ld2)
 {
     const mk_grid *g = &sc->map.grid;
     uint8_t seen[HTL_MAX_HEX];
@@ -62,7 +62,7 @@ void htl_reach_find(const htl_state *s, const mk_scenario *sc, const htl_occ *o,
     r->hex[0] = s->u[unit].hex;
     r->parent[0] = -1;
     r->depth[0] = 0;
-    r->can_end[0] = 0;
+    r->can_end[0] = r->can_end_ld[0] = 0;
     seen[r->hex[0]] = 1;
     int side = sc->units[unit].side, kind = sc->units[unit].kind;
     for (int i = 0; i < r->n; i++) {
@@ -77,17 +77,27 @@ void htl_reach_find(const htl_state *s, const mk_scenario *sc, const htl_occ *o,
             if (h < 0 || seen[h])
                 continue;
             bool end;
-            if (!can_pass_k(sc, &o->h[h], unit, side, kind, leader, h, &end) ||
-                r->n >= HTL_MAX_REACH)
+            if (!can_pass_k(sc, o, unit, side, kind, leader, h, &end) || r->n >= HTL_MAX_REACH)
                 continue;
             seen[h] = 1;
             r->hex[r->n] = (int16_t)h;
             r->parent[r->n] = (int16_t)i;
             r->depth[r->n] = (int8_t)(r->depth[i] + 1);
             r->can_end[r->n] = end;
+            if (ld2 >= 0) { /* whether passing is allowed does not depend on the leader */
+                bool end2;
+                can_pass_k(sc, o, unit, side, kind, ld2, h, &end2);
+                r->can_end_ld[r->n] = end2;
+            }
             r->n++;
         }
     }
+}
+
+void htl_reach_find(const htl_state *s, const mk_scenario *sc, const htl_occ *o, int unit,
+                    int leader, int maxlen, htl_reach *r)
+{
+    reach_bfs(s, sc, o, unit, leader, maxlen, r, -1);
 }
 
 /* The leader that may move with `unit` this turn (HtL 6.2.5, 9.1.1: both
@@ -119,12 +129,12 @@ static int leader_with_occ(const htl_state *s, const mk_scenario *sc, const htl_
     return -1;
 }
 
-static int list_reach(const htl_reach *r, int unit, int leader, int minlen, int maxlen, int cost,
-                      mk_action *out, int n, int cap)
+static int list_reach(const htl_reach *r, const uint8_t *can_end, int unit, int leader,
+                      int minlen, int maxlen, int cost, mk_action *out, int n, int cap)
 {
     for (int i = 1; i < r->n && n < cap; i++) {
         int depth = r->depth[i];
-        if (!r->can_end[i] || depth < minlen || depth > maxlen)
+        if (!can_end[i] || depth < minlen || depth > maxlen)
             continue;
         mk_action *a = &out[n++];
         memset(a, 0, sizeof *a);
@@ -161,14 +171,16 @@ int htl_legal_moves(const htl_state *s, const mk_scenario *sc, const htl_occ *o,
         int ld = kind == HK_LEADER ? -1 : leader_with_occ(s, sc, o, u);
         /* HtL 9.1.2: no bonus hex for artillery */
         int bonus = ld >= 0 && kind != HK_ARTILLERY && s->ap >= 2 ? 1 : 0;
-        htl_reach_find(s, sc, o, u, -1, rate, &r);
-        n = list_reach(&r, u, -1, 1, rate, 1, out, n, cap);
+        /* one search serves the unit alone and with its leader: the leader
+         * changes only where the move may end, and breadth-first order puts
+         * the bonus hex's nodes after all the others */
+        reach_bfs(s, sc, o, u, -1, rate + bonus, &r, ld);
+        n = list_reach(&r, r.can_end, u, -1, 1, rate, 1, out, n, cap);
         if (ld < 0)
             continue;
-        htl_reach_find(s, sc, o, u, ld, rate + bonus, &r);
-        n = list_reach(&r, u, ld, 1, rate, 1, out, n, cap);
+        n = list_reach(&r, r.can_end_ld, u, ld, 1, rate, 1, out, n, cap);
         if (bonus)
-            n = list_reach(&r, u, ld, rate + 1, rate + 1, 2, out, n, cap);
+            n = list_reach(&r, r.can_end_ld, u, ld, rate + 1, rate + 1, 2, out, n, cap);
     }
     /* 11.8: infantry types may force march one extra hex for 2 AP */
     if (HTL_OPT(s, 8) && s->ap >= 2)
@@ -178,7 +190,7 @@ int htl_legal_moves(const htl_state *s, const mk_scenario *sc, const htl_occ *o,
                 (s->u[u].flags & HU_ACTED))
                 continue;
             htl_reach_find(s, sc, o, u, -1, rate + 1, &r);
-            n = list_reach(&r, u, -1, rate + 1, rate + 1, 2, out, n, cap);
+            n = list_reach(&r, r.can_end, u, -1, rate + 1, rate + 1, 2, out, n, cap);
             for (int i = n0; i < n; i++)
                 out[i].type = HA_FORCE;
         }
@@ -275,7 +287,7 @@ int htl_apply_move(htl_state *s, const mk_scenario *sc, const mk_action *a, mk_e
                                 "HtL 7.1: a move goes from hex to adjacent hex (%s to %s is not)",
                                 pb, hb);
         }
-        if (!can_pass(sc, &o.h[h], u, ld, h, &end)) {
+        if (!can_pass(sc, &o, u, ld, h, &end)) {
             mk_hex_label(g, (mk_hex)h, lb);
             return mk_error_set(err, "illegal_action",
                                 htl_terrain(sc, h)->impassable
@@ -326,7 +338,7 @@ int htl_apply_move(htl_state *s, const mk_scenario *sc, const mk_action *a, mk_e
         if (!e->passed) {
             bool end;
             len = rate;
-            if (!can_pass(sc, &o.h[a->path[len - 1]], u, -1, a->path[len - 1], &end) || !end)
+            if (!can_pass(sc, &o, u, -1, a->path[len - 1], &end) || !end)
                 len = 0;
         } else {
             fatigue = HTL_OPT(s, 9);

@@ -45,12 +45,17 @@ int htl_side(const mk_scenario *sc, int u) { return sc->units[u].side; }
 void htl_occ_build(htl_occ *o, const htl_state *s, const mk_scenario *sc)
 {
     int n = mk_grid_size(&sc->map.grid);
-    memset(o->h, 0xff, sizeof o->h[0] * (size_t)(n < HTL_MAX_HEX ? n : HTL_MAX_HEX));
+    if (n > HTL_MAX_HEX)
+        n = HTL_MAX_HEX;
+    memset(o->h, 0xff, sizeof o->h[0] * (size_t)n);
+    memset(o->side, 0, (size_t)n);
     for (int i = 0; i < s->nunits; i++) {
         int h = s->u[i].hex;
         if (h < 0)
             continue;
-        switch (htl_slot(sc->units[i].kind)) {
+        int k = sc->units[i].kind, sd = sc->units[i].side & 1;
+        o->side[h] |= (uint8_t)(HO_PIECE(sd) | (htl_is_combat(k) ? HO_COMBAT(sd) : 0));
+        switch (htl_slot(k)) {
         case HS_FOOT: o->h[h].foot = (int16_t)i; break;
         case HS_ART: o->h[h].art = (int16_t)i; break;
         case HS_LEADER: o->h[h].leader = (int16_t)i; break;

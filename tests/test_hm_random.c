@@ -1,0 +1,203 @@
+/* test_hm_random.c - Horse & Musket: random games on every built-in hm
+ * scenario, to the end, with the state's invariants checked after every
+ * action (hm_state_ok: stacking of two units of different classes within
+ * the terrain limit, 1 <= MP <= starting MP, CAP >= 0, at most two
+ * activations, VP equal to the enemy's eliminations); legal() never lists
+ * an action apply() refuses; every listed action survives a JSON round trip
+ * (action_json -> action_parse); memcpy clones hash equal; every game
+ * replays from its seed and actions to its own final hash.
+ *
+ * MUSKET_SOAK_GAMES=N plays N games per scenario (and N/5 + 1 with each
+ * optional rule on, and with all of them: MUSKET_SOAK_OPTION_GAMES=M sets
+ * that number) instead of 8 (docs/hm.md: the 10,000-game soak). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "core/catalog.h"
+#include "rules/hm/hm_int.h"
+#include "rules/rules.h"
+
+static const mk_ruleset *rs = &mk_hm_ruleset;
+static uint64_t rnd_state = 88172645463325252ull;
+static uint32_t rnd(uint32_t n)
+{
+    rnd_state ^= rnd_state << 13;
+    rnd_state ^= rnd_state >> 7;
+    rnd_state ^= rnd_state << 17;
+    return (uint32_t)(rnd_state % n);
+}
+
+#define MAX_STEPS 6000
+static mk_action played[MAX_STEPS];
+static int nplayed, failures;
+static long games, actions, decisions, overs[4];
+static long seen_elim, seen_retreat, seen_charge, seen_ambush, seen_withdraw, seen_leader;
+
+static void count(const mk_events *ev)
+{
+    for (int i = 0; i < ev->n; i++) {
+        const mk_event *e = &ev->ev[i];
+        seen_elim += strcmp(e->type, "eliminated") == 0;
+        seen_retreat += strcmp(e->type, "retreat") == 0;
+        seen_charge += strcmp(e->type, "charge") == 0;
+        seen_leader += strcmp(e->type, "leader_casualty") == 0;
+        seen_ambush += e->purpose && strcmp(e->purpose, "ambush") == 0;
+        seen_withdraw += e->text && strcmp(e->text, "withdraw") == 0;
+    }
+}
+
+static uint64_t replay(const mk_scenario *sc, uint64_t seed, uint64_t options)
+{
+    hm_state *s = calloc(1, sizeof *s);
+    mk_error err = {0};
+    uint64_t h = 0;
+    if (rs->init(s, sc, options, seed, NULL, &err) == 0) {
+        int i;
+        for (i = 0; i < nplayed; i++)
+            if (rs->apply(s, sc, &played[i], NULL, &err))
+                break;
+        if (i == nplayed)
+            h = rs->hash(s, sc);
+    }
+    free(s);
+    return h;
+}
+
+static void play(const mk_scenario *sc, uint64_t seed, uint64_t options, bool full)
+{
+    static mk_action acts[MK_MAX_ACTIONS];
+    static mk_event evs[512];
+    hm_state *s = calloc(1, sizeof *s), *c = calloc(1, sizeof *c);
+    mk_error err = {0};
+    nplayed = 0;
+    if (rs->init(s, sc, options, seed, NULL, &err)) {
+        if (failures++ < 10)
+            fprintf(stderr, "init: %s\n", err.msg);
+        return;
+    }
+    int steps = 0;
+    while (!rs->over(s) && steps < MAX_STEPS) {
+        int n = rs->legal(s, sc, acts, MK_MAX_ACTIONS);
+        if (n <= 0 || n >= MK_MAX_ACTIONS) {
+            if (failures++ < 10)
+                fprintf(stderr, "seed %llu: %d legal actions\n", (unsigned long long)seed, n);
+            break;
+        }
+        if (s->pending)
+            decisions++;
+        int tries = full ? n : 1;
+        for (int k = 0; k < tries; k++) {
+            int i = full ? k : (int)rnd((uint32_t)n);
+            memcpy(c, s, sizeof *s);
+            if (rs->apply(c, sc, &acts[i], NULL, &err)) {
+                json_t *j = rs->action_json(s, sc, &acts[i]);
+                char *t = json_dumps(j, 0);
+                if (failures++ < 10)
+                    fprintf(stderr, "seed %llu: listed but refused: %s: %s\n",
+                            (unsigned long long)seed, t, err.msg);
+                free(t);
+                json_decref(j);
+            }
+            /* JSON round trip */
+            json_t *j = rs->action_json(s, sc, &acts[i]);
+            mk_action back;
+            if (rs->action_parse(s, sc, j, &back, &err) || !mk_action_equal(&back, &acts[i])) {
+                char *t = json_dumps(j, 0);
+                if (failures++ < 10)
+                    fprintf(stderr, "seed %llu: round trip: %s\n", (unsigned long long)seed, t);
+                free(t);
+            }
+            json_decref(j);
+        }
+        /* prefer actions to ending the turn, so games fight */
+        int pick = (int)rnd((uint32_t)n);
+        if (!s->pending && acts[pick].type == HA_END && n > 1 && rnd(4))
+            pick = 1 + (int)rnd((uint32_t)(n - 1));
+        memcpy(c, s, sizeof *s);
+        CHECK(rs->hash(c, sc) == rs->hash(s, sc));
+        mk_events ev;
+        mk_events_init(&ev, evs, 512);
+        if (rs->apply(s, sc, &acts[pick], &ev, &err)) {
+            if (failures++ < 10)
+                fprintf(stderr, "seed %llu: refused %s\n", (unsigned long long)seed, err.msg);
+            break;
+        }
+        count(&ev);
+        char why[200];
+        if (!hm_state_ok(s, sc, why, sizeof why)) {
+            if (failures++ < 10)
+                fprintf(stderr, "seed %llu: %s\n", (unsigned long long)seed, why);
+            break;
+        }
+        played[nplayed++] = acts[pick];
+        steps++;
+        actions++;
+        if (steps % 97 == 0) {
+            json_t *j = rs->state_json(s, sc);
+            CHECK(j != NULL);
+            json_decref(j);
+        }
+    }
+    if (!rs->over(s)) {
+        if (failures++ < 10)
+            fprintf(stderr, "seed %llu: not over after %d steps\n", (unsigned long long)seed,
+                    steps);
+    } else {
+        overs[s->reason & 3]++;
+    }
+    if (replay(sc, seed, options) != rs->hash(s, sc) && failures++ < 10)
+        fprintf(stderr, "seed %llu: replay differs\n", (unsigned long long)seed);
+    games++;
+    free(s);
+    free(c);
+}
+
+int main(void)
+{
+    int nr;
+    const mk_ruleset *const *all = mk_rulesets(&nr);
+    mk_catalog_entry cat[MK_CATALOG_MAX];
+    mk_error err = {0};
+    int nc = mk_catalog_list(cat, MK_CATALOG_MAX, &err);
+    const char *env = getenv("MUSKET_SOAK_GAMES");
+    int per = env ? atoi(env) : 8;
+    const char *oenv = getenv("MUSKET_SOAK_OPTION_GAMES");
+    int oper = oenv ? atoi(oenv) : per / 5 + 1;
+    int nsc = 0;
+    for (int i = 0; i < nc; i++) {
+        if (strcmp(cat[i].ruleset, "hm") != 0)
+            continue;
+        mk_scenario *sc = mk_catalog_load(cat[i].id, all, nr, &err);
+        CHECK(sc != NULL);
+        if (!sc) {
+            fprintf(stderr, "%s: %s\n", cat[i].id, err.msg);
+            continue;
+        }
+        nsc++;
+        for (int g = 0; g < per; g++)
+            play(sc, (uint64_t)g + 1, 0, g < 1);
+        for (int o = 0; o < rs->noptions; o++) {
+            uint64_t opt = 1ull << o; /* the variants need their base rule */
+            if (o == HO_RANDOM_R1)
+                opt |= 1ull << HO_COMBAT_R1;
+            if (o == HO_LINE_TERRAIN)
+                opt |= 1ull << HO_LINE_COLUMN;
+            for (int g = 0; g < oper; g++)
+                play(sc, (uint64_t)g + 1000, opt, false);
+        }
+        for (int g = 0; g < oper; g++)
+            play(sc, (uint64_t)g + 5000, (1ull << rs->noptions) - 1, false);
+        fprintf(stderr, "%s: done, %ld games so far, %d failures\n", cat[i].id, games, failures);
+        mk_scenario_free(sc);
+    }
+    CHECK(nsc >= 1);
+    CHECK_EQ(failures, 0);
+    fprintf(stderr,
+            "hm random: %d scenarios, %ld games, %ld actions, %ld decisions; ends: win %ld, "
+            "time %ld, both lose %ld; eliminated %ld, retreats %ld, charges %ld, ambushes %ld, "
+            "withdrawals %ld, leader checks %ld\n",
+            nsc, games, actions, decisions, overs[HV_WIN], overs[HV_TIME], overs[HV_BOTH_LOSE],
+            seen_elim, seen_retreat, seen_charge, seen_ambush, seen_withdraw, seen_leader);
+    return check_done("test_hm_random");
+}
