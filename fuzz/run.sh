@@ -22,5 +22,6 @@ else
   result=FAILED; rc=1; tail -40 "$log"
 fi
 runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$')
+rmdir fuzz-crashes 2>/dev/null   # only kept when it holds a crash
 echo "$name: $result, ${runs:-0} executions in ${seconds} s"
 exit $rc

@@ -24,7 +24,8 @@
  * one round-tripping through its JSON. The AI games are not checked: they
  * are there for their records.
  * (HtL's own invariants, stacking and VP counted once, are in
- * test_htl_random.c.) MUSKET_DETERMINISM_GAMES=N changes GAMES_RANDOM. */
+ * test_htl_random.c.) MUSKET_DETERMINISM_GAMES=N changes GAMES_RANDOM (3, or
+ * 1 under AddressSanitizer). */
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
 #include <unistd.h>
@@ -35,8 +36,23 @@
 #include "rules/rules.h"
 
 #define MAX_STEPS 20000
-#define AI_STEPS 60   /* an AI game's first actions are the engine's, the rest random */
+/* Under AddressSanitizer (about ten times slower) the test plays fewer
+ * games: that build is there for memory errors, the normal one for
+ * determinism. */
+#if defined(__SANITIZE_ADDRESS__)
+#define MK_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define MK_ASAN 1
+#endif
+#endif
+#ifdef MK_ASAN
+#define AI_STEPS 8    /* an AI game's first actions are the engine's, the rest random */
+static int games_random = 1;
+#else
+#define AI_STEPS 60
 static int games_random = 3;
+#endif
 
 static long inv_checks, inv_failures, total_actions;
 
