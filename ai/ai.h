@@ -35,7 +35,8 @@ typedef struct mk_ai_config {
     uint64_t seed;       /* tie breaks, sampled dice, rollouts */
     int threads;         /* mcts: root-parallel threads (1..64), default 1 */
     int samples;         /* greedy: dice samples per action (default 8) */
-    int rollout_depth;   /* mcts: random actions after the tree before evaluating
+    int rollout_depth;   /* mcts: actions after the tree before evaluating, each the
+                          * best of 3 random ones by the evaluation
                           * (default MK_MCTS_ROLLOUT_DEPTH; 0 = evaluate at once) */
     double exploration;  /* mcts: UCB constant (default MK_MCTS_C) */
 } mk_ai_config;

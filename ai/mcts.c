@@ -14,14 +14,17 @@
  * actions (hundreds of moves), so a node gains children by progressive
  * widening (1 + PW_C * sqrt(visits) of them). At the root the candidates
  * are taken best first by a one-ply look (the greedy engine's value with
- * two dice samples); below it, in random order.
+ * ROOT_SAMPLES dice samples), each starting with that value as a prior
+ * worth PRIOR_N visits; below it, a new child is the best by the
+ * evaluation of EXPAND_K untried actions picked at random.
  *
  * Decisions by the other side in the middle of an action: each node
  * records the side that chose its action (to_move of the state it was
  * chosen in) and keeps its rewards from that side's point of view.
  *
- * After the tree, a rollout plays rollout_depth random actions, then
- * scores the state with mk_ai_value0 (the result when the game is over,
+ * After the tree, a rollout plays rollout_depth actions, each the best by
+ * the evaluation of ROLLOUT_K picked at random, then scores the state
+ * with mk_ai_value0 (the result when the game is over,
  * else the ruleset's evaluation).
  *
  * Memory: one node pool per search, allocated before the first iteration

@@ -127,7 +127,8 @@ int mk_game_act(mk_game *g, const mk_action *a, mk_error *err)
                             v, faces == 10 ? "0-9" : faces == 100 ? "0-99" :
                                faces == 3 ? "1-3" : "1-6");
     }
-    json_t *aj = rs->action_json(g->scratch, g->sc, a);
+    /* The record keeps the action as it was listed, before it was applied. */
+    json_t *aj = rs->action_json(g->st, g->sc, a);
     if (!aj)
         return mk_error_set(err, "internal", "out of memory");
     json_object_del(aj, "text");
@@ -391,7 +392,10 @@ mk_game *mk_game_replay(json_t *record, const mk_ruleset *const *rulesets, int n
     size_t i;
     json_t *entry;
     json_array_foreach(acts, i, entry) {
-        json_t *dice = json_is_object(entry) ? json_object_get(entry, "dice") : NULL;
+        /* A forced-dice entry has no "type"; an action may have fields of
+         * its own named like anything. */
+        bool is_action = json_is_object(entry) && json_object_get(entry, "type");
+        json_t *dice = json_is_object(entry) && !is_action ? json_object_get(entry, "dice") : NULL;
         int rc;
         if (json_is_object(entry) && json_is_true(json_object_get(entry, "dice_cleared"))) {
             mk_rng_clear_forced(&mk_state_head(g->st)->rng);

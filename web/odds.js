@@ -3,11 +3,11 @@
 // (terrain already counted in `need`), and dice are independent.
 
 // The hit number and dice of a fire or close-combat ACTION: its own "need"
-// and "dice" fields when the ruleset gives them, else read from its text
+// and "ndice" fields when the ruleset gives them, else read from its text
 // ("hits on 5-6", "hits on 6", "cannot hit") with Hold the Line's 3 dice.
 export function attackOf(action) {
   let need = Number.isInteger(action.need) ? action.need : null;
-  const dice = Number.isInteger(action.dice) ? action.dice : 3;
+  const dice = Number.isInteger(action.ndice) ? action.ndice : 3;
   const text = action.text || '';
   if (need === null) {
     let m = /hits on (\d+)-6/.exec(text);

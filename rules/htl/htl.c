@@ -431,6 +431,23 @@ static json_t *action_json(const void *st, const mk_scenario *sc, const mk_actio
             need -= htl_attack_mod(s, sc, a->unit, a->target, !fire, &why);
         }
         hits_text(ht, sizeof ht, need);
+        /* The numbers behind the odds a page shows before the player
+         * commits: the hit number each die needs after terrain (above 6: no
+         * hit possible, AMB-HTL-3) and the dice rolled: 3 (8.2.3), 4 for an
+         * elite at 3-4 MP under 11.3, plus the attached leader's combat
+         * rating under 11.6. An 11.14 flank bonus is not known until the
+         * second attack is committed, so it is not counted here. */
+        int dice = HTL_DICE;
+        if (a->unit >= 0) {
+            if (HTL_OPT(s, 3) && sc->units[a->unit].kind == HK_ELITE && s->u[a->unit].mp >= 3)
+                dice = 4;
+            if (!fire && a->other >= 0)
+                dice += sc->units[a->other].nrating >= 1 && sc->units[a->other].rating[0] > 0
+                            ? sc->units[a->other].rating[0]
+                            : 1;
+        }
+        json_object_set_new(o, "need", json_integer(need < 1 ? 1 : need));
+        json_object_set_new(o, "ndice", json_integer(dice));
         mk_hex_label(g, (mk_hex)a->target, lb);
         if (fire)
             snprintf(text, sizeof text, "Fire %s at %s: range %d, %s (%d AP)",
