@@ -183,6 +183,8 @@ int main(void)
                 opt |= 1ull << HO_COMBAT_R1;
             if (o == HO_LINE_TERRAIN)
                 opt |= 1ull << HO_LINE_COLUMN;
+            if (o == HO_DISORDERLY)
+                opt |= 1ull << HO_LINE_COLUMN | 1ull << HO_FACING;
             for (int g = 0; g < oper; g++)
                 play(sc, (uint64_t)g + 1000, opt, false);
         }

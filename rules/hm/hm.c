@@ -38,6 +38,10 @@ static const mk_option hm_options[] = {
     {"hm.line-formation-and-terrain",
      "13 Line Formation & Terrain: a unit in Line entering terrain checks morale"},
     {"hm.leader-re-rolls", "15 Leader Re-Rolls: re-roll missed attack dice, the AC's rating times"},
+    {"hm.facing", "13 Facing: move and attack through the front; flank and rear attacks"},
+    {"hm.disorderly-retreat",
+     "13 Disorderly Retreat: a badly failed morale check retreats in Column, facing away"},
+    {"hm.random-events", "15 Random Events: a CAP roll of 1 rolls 2d6 on the events table"},
 };
 #define NOPTIONS ((int)(sizeof hm_options / sizeof hm_options[0]))
 
@@ -53,6 +57,11 @@ static int check_options(uint64_t options, mk_error *err)
         return mk_error_set(
             err, "bad_arg",
             "hm.randomized-combat-at-r1 is a variant of hm.combat-at-r1: turn both on");
+    if ((options >> HO_DISORDERLY) & 1 &&
+        !((options >> HO_LINE_COLUMN) & 1 && (options >> HO_FACING) & 1))
+        return mk_error_set(err, "bad_arg",
+                            "hm.disorderly-retreat is used with hm.line-and-column and hm.facing: "
+                            "turn all three on");
     return 0;
 }
 

@@ -152,6 +152,9 @@ enum {
     HO_LINE_COLUMN,
     HO_LINE_TERRAIN,
     HO_REROLLS,
+    HO_FACING,        /* 13 Facing */
+    HO_DISORDERLY,    /* 13 Disorderly Retreat (with Line & Column and Facing) */
+    HO_RANDOM_EVENTS, /* 15 Random Events */
     HO_COUNT
 };
 #define HM_OPT(s, o) ((((s)->options) >> (o)) & 1u)
