@@ -19,9 +19,19 @@ int mk_options_parse(const mk_ruleset *rs, json_t *obj, uint64_t *mask, mk_error
     json_t *val;
     json_object_foreach(obj, key, val) {
         int i = mk_ruleset_option(rs, key);
-        if (i < 0 || i >= 64)
-            return mk_error_set(err, "bad_arg", "options.%s: unknown optional rule for %s", key,
-                                rs->id);
+        if (i < 0 || i >= 64) {
+            /* a rule split into several switches (htl.11.12): name them */
+            char hint[256] = "";
+            size_t n = strlen(key), used = 0;
+            for (int k = 0; k < rs->noptions && used + 40 < sizeof hint; k++)
+                if (strncmp(rs->options[k].id, key, n) == 0 && rs->options[k].id[n] == '.')
+                    used += (size_t)snprintf(hint + used, sizeof hint - used, "%s%s",
+                                             used ? ", " : " (one of: ", rs->options[k].id);
+            if (used)
+                snprintf(hint + used, sizeof hint - used, ")");
+            return mk_error_set(err, "bad_arg", "options.%s: unknown optional rule for %s%s", key,
+                                rs->id, hint);
+        }
         if (!json_is_boolean(val))
             return mk_error_set(err, "bad_arg", "options.%s: expected true or false", key);
         if (json_is_true(val))

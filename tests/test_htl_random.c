@@ -300,13 +300,16 @@ int main(void)
         CHECK(decisions > 0);
         total_steps = total_vp = decisions = 0;
         games0 = total_games;
-        /* every optional rule on: 11.3 excludes 11.6, so two sets; 11.12
-         * has no engine effect */
+        /* every optional rule on: 11.3 excludes 11.6, so two sets; of
+         * 11.12's four switches, bit 11 is the first side's +1 and the
+         * second set adds the second side's -1 */
         for (int set = 0; set < 2; set++) {
             uint64_t opts = 0;
             for (int k = 1; k <= 15; k++)
                 if (k != (set ? 3 : 6))
                     opts |= 1ull << (k - 1);
+            if (set)
+                opts |= 1ull << HTL_O1112_SECOND_MINUS;
             mk_error e2 = {0};
             CHECK_EQ(rs->check_options(opts, &e2), 0);
             for (int g = 0; g < opt_games; g++) {

@@ -2,6 +2,7 @@
  * cases, each with forced dice and named by its section. Positions are
  * scenario JSON strings driven through the ruleset's hooks. */
 #include "htl_fixture.h"
+#include "core/game.h"
 
 /* HtL 2.2.1 example: a 3 MP infantry fires at a unit in forest 1 hex away,
  * rolls 5, 5, 6: -1 each gives 4, 4, 5: one hit. */
@@ -784,6 +785,68 @@ static void test_11_move_and_ap_options(void)
     done(t);
 }
 
+/* 11.12: command AP adjusted for balance, one switch per side and sign;
+ * +1 and -1 for one side are refused together; the floor of 9.3.2 holds. */
+static void test_11_12_cap_adjust(void)
+{
+    T *t = start("", UNIT("A-3-1", AM, "light", 3, "E5") "," UNIT("B-4-1", BR, "regular", 4, "K1"),
+                 AM, 2, 5);
+    const mk_ruleset *r = t->sc->rs;
+    uint64_t fp = 1ull << HTL_O1112_FIRST_PLUS, fm = 1ull << HTL_O1112_FIRST_MINUS;
+    uint64_t sp = 1ull << HTL_O1112_SECOND_PLUS, sm = 1ull << HTL_O1112_SECOND_MINUS;
+    CHECK(strcmp(r->options[HTL_O1112_FIRST_PLUS].id, "htl.11.12.first+1") == 0);
+    CHECK(strcmp(r->options[HTL_O1112_SECOND_MINUS].id, "htl.11.12.second-1") == 0);
+    mk_error e = {0};
+    CHECK(r->check_options(fp | fm, &e) != 0);
+    CHECK(strstr(e.msg, "11.12") != NULL);
+    CHECK(r->check_options(sp | sm, &e) != 0);
+    CHECK_EQ(r->check_options(fp | sm, &e), 0);
+    CHECK_EQ(r->check_options(fm | sp | OPT(13), &e), 0);
+    /* the bare rule id is refused with the four switches named */
+    json_t *o = json_pack("{s:b}", "htl.11.12", 1);
+    uint64_t mask = 0;
+    CHECK(mk_options_parse(r, o, &mask, &e) != 0);
+    CHECK(strstr(e.msg, "htl.11.12.second-1") != NULL);
+    json_decref(o);
+    o = json_pack("{s:b}", "htl.11.12.second+1", 1);
+    CHECK_EQ(mk_options_parse(r, o, &mask, &e), 0);
+    CHECK_EQ(mask, sp);
+    json_decref(o);
+
+    t->s.options = fp | sm;
+    force(t, 2, 1, 1);
+    htl_turn_begin(&t->s, t->sc, 0, &t->ev);
+    CHECK_EQ(t->s.ap, 4); /* American 2 + 1 + d3 1 */
+    htl_turn_begin(&t->s, t->sc, 1, &t->ev);
+    CHECK_EQ(t->s.ap, 5); /* British 5 - 1 + 1 */
+    t->s.options = fm;
+    force(t, 1, 2);
+    htl_turn_begin(&t->s, t->sc, 0, &t->ev);
+    CHECK_EQ(t->s.ap, 3); /* 2 - 1 + 2 */
+    /* the adjustment shows in the roll's modifiers with its rule */
+    const mk_event *last = NULL;
+    for (int i = 0; i < t->ev.n; i++)
+        if (t->ev.ev[i].type && strcmp(t->ev.ev[i].type, "roll") == 0)
+            last = &t->ev.ev[i];
+    CHECK(last != NULL);
+    bool cited = false;
+    for (int i = 0; last && i < last->nmods; i++)
+        cited |= last->mods[i].value == -1 && strstr(last->mods[i].why, "11.12") != NULL;
+    CHECK(cited);
+    /* 9.3.2: never below 0, even adjusted down */
+    t->s.leaders_lost[0] = 3;
+    force(t, 1, 1);
+    htl_turn_begin(&t->s, t->sc, 0, &t->ev);
+    CHECK_EQ(t->s.ap, 1);
+    /* with 11.13 the adjustment comes after equalising */
+    t->s.leaders_lost[0] = 0;
+    t->s.options = OPT(13) | fp;
+    force(t, 1, 1);
+    htl_turn_begin(&t->s, t->sc, 0, &t->ev);
+    CHECK_EQ(t->s.ap, 7); /* 5 + 1 + 1 */
+    done(t);
+}
+
 /* 11.2: a unit fired on earlier in this game turn cannot be rallied. */
 static void test_11_2_rally(void)
 {
@@ -971,6 +1034,7 @@ int main(void)
     test_11_fire_options();
     test_11_7_fire_advance();
     test_11_move_and_ap_options();
+    test_11_12_cap_adjust();
     test_11_2_rally();
     test_11_1_attack_morale();
     test_11_8_force_march();

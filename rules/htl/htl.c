@@ -20,10 +20,15 @@ static const mk_option htl_options[] = {
     {"htl.11.9", "Force march fatigue"},
     {"htl.11.10", "Hills do not stop movement"},
     {"htl.11.11", "Dragoons may retreat before close combat"},
-    {"htl.11.12", "Command AP adjusted for balance"},
+    {"htl.11.12.first+1", "Command AP adjusted: the scenario's first side +1"},
     {"htl.11.13", "Equal command AP"},
     {"htl.11.14", "Flank and rear attacks"},
     {"htl.11.15", "Grand tactical: range -1"},
+    /* 11.12 takes an amount per side, so it is four switches; bit 11 is the
+     * first of them, the rest come after 11.15 so that no bit moves */
+    {"htl.11.12.first-1", "Command AP adjusted: the scenario's first side -1"},
+    {"htl.11.12.second+1", "Command AP adjusted: the scenario's second side +1"},
+    {"htl.11.12.second-1", "Command AP adjusted: the scenario's second side -1"},
 };
 #define NOPTIONS ((int)(sizeof htl_options / sizeof htl_options[0]))
 
@@ -39,6 +44,12 @@ static int check_options(uint64_t options, mk_error *err)
         return mk_error_set(err, "bad_arg", "HtL 11.3: do not use this rule with 11.6");
     if (options >> NOPTIONS)
         return mk_error_set(err, "bad_arg", "unknown Hold the Line option bit");
+    for (int side = 0; side < 2; side++)
+        if (htl_cap_adjust(options, side) == 2)
+            return mk_error_set(err, "bad_arg",
+                                "HtL 11.12: htl.11.12.%s+1 and htl.11.12.%s-1 cancel out: "
+                                "choose one",
+                                side ? "second" : "first", side ? "second" : "first");
     return 0;
 }
 

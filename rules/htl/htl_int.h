@@ -119,6 +119,19 @@ typedef struct htl_occ {
 /* Optional rule 11.n is on (option bit n - 1). */
 #define HTL_OPT(s, n) ((((s)->options) >> ((n) - 1)) & 1u)
 
+/* HtL 11.12: the four switches that adjust a side's command AP. */
+enum { HTL_O1112_FIRST_PLUS = 11, HTL_O1112_FIRST_MINUS = 15, HTL_O1112_SECOND_PLUS,
+       HTL_O1112_SECOND_MINUS };
+
+/* The 11.12 adjustment of `side`'s command AP under `options`: -1, 0 or +1;
+ * 2 when both +1 and -1 are on (refused by check_options). */
+static inline int htl_cap_adjust(uint64_t options, int side)
+{
+    int plus = (int)(options >> (side ? HTL_O1112_SECOND_PLUS : HTL_O1112_FIRST_PLUS) & 1);
+    int minus = (int)(options >> (side ? HTL_O1112_SECOND_MINUS : HTL_O1112_FIRST_MINUS) & 1);
+    return plus && minus ? 2 : plus - minus;
+}
+
 /* terrain.c */
 extern const char *const htl_terrain_names[HT_COUNT];
 typedef struct htl_terrain_fx {

@@ -24,6 +24,9 @@ void htl_turn_begin(htl_state *s, const mk_scenario *sc, int side, mk_events *ev
     if (HTL_OPT(s, 13) && sc->sides[1 - side].cap > cap)
         cap = sc->sides[1 - side].cap;
     int base = cap;
+    /* 11.12: the players' own handicap, after 11.13's equalising */
+    int adjust = htl_cap_adjust(s->options, side);
+    cap += adjust;
     cap -= s->leaders_lost[side];
     if (side == s->first) /* 11.2: a new game turn */
         memset(s->fired_on, 0, sizeof s->fired_on);
@@ -41,8 +44,10 @@ void htl_turn_begin(htl_state *s, const mk_scenario *sc, int side, mk_events *ev
     mk_event_value(e, roll);
     mk_event_mod(e, (int16_t)base, HTL_OPT(s, 13) ? "command action points, equalised (HtL 11.13)"
                                                    : "command action points (HtL 6.1)");
-    if (s->leaders_lost[side])
-        mk_event_mod(e, (int16_t)(cap - base),
+    if (adjust)
+        mk_event_mod(e, (int16_t)adjust, "command action points adjusted for balance (HtL 11.12)");
+    if (cap != base + adjust)
+        mk_event_mod(e, (int16_t)(cap - base - adjust),
                      "leaders lost (HtL 9.3.2, never below 0)");
     e->points = s->ap;
 
