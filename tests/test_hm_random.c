@@ -33,6 +33,8 @@ static mk_action played[MAX_STEPS];
 static int nplayed, failures;
 static long games, actions, decisions, overs[4];
 static long seen_elim, seen_retreat, seen_charge, seen_ambush, seen_withdraw, seen_leader;
+static long seen_flank, seen_disorderly, seen_facing; /* 13 Facing, Disorderly Retreat */
+static long seen_tie, seen_displace_ask, seen_displaced; /* H&M 8: the owner's choices */
 
 static void count(const mk_events *ev)
 {
@@ -44,6 +46,10 @@ static void count(const mk_events *ev)
         seen_leader += strcmp(e->type, "leader_casualty") == 0;
         seen_ambush += e->purpose && strcmp(e->purpose, "ambush") == 0;
         seen_withdraw += e->text && strcmp(e->text, "withdraw") == 0;
+        seen_flank += strcmp(e->type, "flank_attack") == 0;
+        seen_disorderly += strcmp(e->type, "disorderly_retreat") == 0;
+        seen_facing += strcmp(e->type, "facing") == 0;
+        seen_displaced += strcmp(e->type, "displaced") == 0;
     }
 }
 
@@ -124,6 +130,8 @@ static void play(const mk_scenario *sc, uint64_t seed, uint64_t options, bool fu
             break;
         }
         count(&ev);
+        seen_tie += s->pending == HP_HIT_TIE;
+        seen_displace_ask += s->pending == HP_DISPLACE_UNIT || s->pending == HP_DISPLACE_HEX;
         char why[200];
         if (!hm_state_ok(s, sc, why, sizeof why)) {
             if (failures++ < 10)
@@ -201,5 +209,10 @@ int main(void)
             "withdrawals %ld, leader checks %ld\n",
             nsc, games, actions, decisions, overs[HV_WIN], overs[HV_TIME], overs[HV_BOTH_LOSE],
             seen_elim, seen_retreat, seen_charge, seen_ambush, seen_withdraw, seen_leader);
+    fprintf(stderr, "hm random: facing choices %ld, flank/rear attacks %ld, disorderly retreats %ld\n",
+            seen_facing, seen_flank, seen_disorderly);
+    fprintf(stderr, "hm random: hit ties asked %ld, displacements %ld (asked %ld)\n", seen_tie,
+            seen_displaced, seen_displace_ask);
+    CHECK(seen_facing > 0 && seen_flank > 0); /* the hm.facing games reach both */
     return check_done("test_hm_random");
 }

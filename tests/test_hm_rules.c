@@ -19,6 +19,8 @@ static hm_state st, *s = &st;
 static mk_event evs[256];
 static mk_events ev;
 
+static const char *top_extra = ""; /* top-level scenario fields, e.g. nationalities */
+
 static void load(const char *chart, const char *terrain, const char *units, const char *extra,
                  uint64_t options)
 {
@@ -28,8 +30,8 @@ static void load(const char *chart, const char *terrain, const char *units, cons
              "\"map\":{\"orientation\":\"pointy\",\"shifted\":\"even\",\"cols\":13,\"rows\":9,"
              "\"terrain\":{%s}},"
              "\"sides\":[{\"id\":\"a\",\"cap\":4,\"home\":\"north\"},{\"id\":\"b\",\"cap\":5,"
-             "\"home\":\"south\"%s}],\"first\":\"a\",\"turns\":3,\"units\":[%s]}",
-             chart, terrain, extra ? extra : "", units);
+             "\"home\":\"south\"%s}],\"first\":\"a\",\"turns\":3,\"units\":[%s]%s}",
+             chart, terrain, extra ? extra : "", units, top_extra);
     int nr;
     const mk_ruleset *const *all = mk_rulesets(&nr);
     mk_error err = {0};
@@ -617,6 +619,23 @@ static void t_hi_stacking(void)
     force(2, 1, 1);
     CHECK_EQ(act("{\"type\":\"fire\",\"unit\":\"li\",\"target\":\"F5\"}"), 0);
     CHECK_EQ(find("roll", "fire")->nvalues, 2);
+
+    /* an SSR by nationality: only the Saxon guns of side b are inferior */
+    top_extra = ",\"nationalities\":{\"saxony\":{\"ssr\":[\"inferior-artillery\"]}}";
+    load("small", "",
+         U("ar", "b", "artillery", 2, "E5") "," "{\"id\":\"sx\",\"side\":\"b\",\"kind\":"
+         "\"artillery\",\"mp\":2,\"hex\":\"G5\",\"nationality\":\"saxony\"}," U(
+             "z", "a", "line", 3, "E7") "," U("w", "a", "line", 3, "G7") "," U("y", "a", "militia",
+                                                                              2, "L1"),
+         "", 0);
+    top_extra = "";
+    s->active = 1;
+    force(3, 1, 1, 1);
+    CHECK_EQ(act("{\"type\":\"fire\",\"unit\":\"ar\",\"target\":\"E7\"}"), 0);
+    CHECK_EQ(find("roll", "fire")->nvalues, 3);
+    force(2, 1, 1);
+    CHECK_EQ(act("{\"type\":\"fire\",\"unit\":\"sx\",\"target\":\"G7\"}"), 0);
+    CHECK_EQ(find("roll", "fire")->nvalues, 2);
 }
 
 /* 15 Subordinate Leadership (on/off). */
@@ -766,7 +785,8 @@ static void t_line_column(void)
     CHECK_EQ(act("{\"type\":\"fire\",\"unit\":\"li\",\"target\":\"F5\"}"), 0);
     CHECK_EQ(find("roll", "fire")->nmods, 2);
     CHECK_EQ(find("roll", "fire")->hits, 1);
-    CHECK_EQ(listed(HA_FORMATION, "c", NULL), 1);
+    /* in place, and inside a move (tests/test_hm_facing.c counts those) */
+    CHECK(listed(HA_FORMATION, "c", NULL) > 1);
     CHECK_EQ(act("{\"type\":\"formation\",\"unit\":\"c\"}"), 0);
     CHECK_EQ(s->u[uid("c")].column, 1);
     CHECK_EQ(s->cap, 8);
@@ -825,6 +845,96 @@ static void t_displacement(void)
     CHECK(at("f", "G5"));
     CHECK_EQ(mp("f"), 2);
     CHECK(at("c", "E5"));
+}
+
+/* H&M 8 Displacement, the owner's choices: which friendly unit makes room
+ * (two could) and, when it has more than one hex to go to, where. */
+static void t_displacement_choices(void)
+{
+    /* F5 clear, full: a line and a dragoon; F4 and F6 held by the enemy, so
+     * each could only go on to G5 */
+    load("small", "",
+         U("c", "a", "line", 3, "D5") "," U("m", "b", "militia", 2, "E5") "," U(
+             "f", "b", "line", 3, "F5") "," U("g", "b", "dragoon", 3, "F5") "," U(
+             "x1", "a", "militia", 2, "E4") "," U("x2", "a", "militia", 2, "E6") "," U(
+             "x3", "a", "irregular", 2, "F4") "," U("x4", "a", "irregular", 2, "F6"),
+         NULL, 0);
+    CHECK_EQ(act("{\"type\":\"close_combat\",\"unit\":\"c\",\"target\":\"E5\"}"), 0);
+    force(4, 6, 1, 1, 1); /* the militia fails; the line misses */
+    CHECK_EQ(act("{\"type\":\"choose\",\"choice\":\"stand\"}"), 0);
+    CHECK_EQ(s->pending, HP_RETREAT);
+    CHECK_EQ(act("{\"type\":\"choose\",\"choice\":\"F5\"}"), 0);
+    CHECK_EQ(s->pending, HP_DISPLACE_UNIT);
+    CHECK_EQ(s->to_move, 1); /* the owner of the units decides */
+    CHECK_EQ(listed(HA_CHOOSE, NULL, NULL), 2);
+    CHECK(at("m", "E5")); /* nothing has moved yet */
+    CHECK(act("{\"type\":\"choose\",\"choice\":\"c\"}") != 0); /* not one of them */
+    CHECK(act("{\"type\":\"choose\",\"choice\":\"G5\"}") != 0);
+    force(4, 1, 1, 1, 1);
+    CHECK_EQ(act("{\"type\":\"choose\",\"choice\":\"g\"}"), 0);
+    CHECK_EQ(s->pending, HP_NONE);
+    CHECK(at("g", "G5"));
+    CHECK(at("f", "F5"));
+    CHECK(at("m", "F5"));
+    CHECK_EQ(find("displaced", NULL)->unit, uid("g"));
+
+    /* F5 river (stack 1) with one line; F4, F6 and G5 open: it is asked where */
+    load("small", "\"F5\":\"river\"",
+         U("c", "a", "line", 3, "D5") "," U("m", "b", "militia", 2, "E5") "," U(
+             "f", "b", "line", 3, "F5") "," U("x1", "a", "militia", 2, "E4") "," U(
+             "x2", "a", "militia", 2, "E6"),
+         NULL, 0);
+    CHECK_EQ(act("{\"type\":\"close_combat\",\"unit\":\"c\",\"target\":\"E5\"}"), 0);
+    force(4, 6, 1, 1, 1);
+    CHECK_EQ(act("{\"type\":\"choose\",\"choice\":\"stand\"}"), 0);
+    CHECK_EQ(act("{\"type\":\"choose\",\"choice\":\"F5\"}"), 0);
+    CHECK_EQ(s->pending, HP_DISPLACE_HEX);
+    CHECK_EQ(s->to_move, 1);
+    CHECK_EQ(listed(HA_CHOOSE, NULL, NULL), 3); /* F4, F6, G5: away from D5 */
+    CHECK(act("{\"type\":\"choose\",\"choice\":\"E4\"}") != 0); /* toward the attacker */
+    force(4, 1, 1, 1, 1);
+    CHECK_EQ(act("{\"type\":\"choose\",\"choice\":\"F6\"}"), 0);
+    CHECK_EQ(s->pending, HP_NONE);
+    CHECK(at("f", "F6"));
+    CHECK(at("m", "F5"));
+}
+
+/* H&M 8: hits go one at a time to the highest MP; between two tied units
+ * the owning player decides (asked each time they are tied). */
+static void t_hit_ties(void)
+{
+    load("small", "",
+         U("ar", "a", "artillery", 3, "E7") "," U("l", "b", "line", 3, "E5") "," U(
+             "d", "b", "militia", 3, "E5"),
+         NULL, 0);
+    force(3, 9, 9, 9); /* R2, three natural 9s: three hits */
+    CHECK_EQ(act("{\"type\":\"fire\",\"unit\":\"ar\",\"target\":\"E5\"}"), 0);
+    CHECK_EQ(s->pending, HP_HIT_TIE);
+    CHECK_EQ(s->to_move, 1);
+    CHECK_EQ(listed(HA_CHOOSE, NULL, NULL), 2);
+    CHECK(act("{\"type\":\"choose\",\"choice\":\"ar\"}") != 0);
+    CHECK_EQ(mp("l") + mp("d"), 6); /* no hit applied before the choice */
+    CHECK_EQ(act("{\"type\":\"choose\",\"choice\":\"d\"}"), 0);
+    /* d 2, then the line (3, the highest) without asking, then tied again */
+    CHECK_EQ(s->pending, HP_HIT_TIE);
+    CHECK_EQ(mp("d"), 2);
+    CHECK_EQ(mp("l"), 2);
+    CHECK_EQ(act("{\"type\":\"choose\",\"choice\":\"l\"}"), 0);
+    CHECK_EQ(s->pending, HP_NONE);
+    CHECK_EQ(mp("l"), 1);
+    CHECK_EQ(mp("d"), 2);
+    CHECK_EQ(s->to_move, 0);
+
+    /* not tied: no question */
+    load("small", "",
+         U("ar", "a", "artillery", 3, "E7") "," U("l", "b", "line", 3, "E5") "," U(
+             "d", "b", "militia", 2, "E5"),
+         NULL, 0);
+    force(3, 9, 1, 1);
+    CHECK_EQ(act("{\"type\":\"fire\",\"unit\":\"ar\",\"target\":\"E5\"}"), 0);
+    CHECK_EQ(s->pending, HP_NONE);
+    CHECK_EQ(mp("l"), 2);
+    CHECK_EQ(mp("d"), 2);
 }
 
 /* H&M 9 Foreign Leaders: no morale bonus for a unit of another nationality. */
@@ -980,6 +1090,15 @@ static void t_check(void)
     mk_scenario *x = mk_scenario_parse(bad, strlen(bad), "(t)", all, nr, &err);
     CHECK(x == NULL);
     CHECK(strstr(err.msg, "ssr") != NULL);
+    const char *badnat =
+        "{\"ruleset\":\"hm\",\"id\":\"hm/x\",\"title\":\"x\",\"map\":{\"orientation\":\"pointy\","
+        "\"shifted\":\"even\",\"cols\":13,\"rows\":9,\"terrain\":{}},\"sides\":[{\"id\":\"a\","
+        "\"cap\":4,\"home\":\"north\"},{\"id\":\"b\",\"cap\":4,\"home\":\"south\"}],"
+        "\"nationalities\":{\"saxony\":{\"ssr\":[\"bayonets\"]}},"
+        "\"first\":\"a\",\"turns\":3,\"units\":[]}";
+    x = mk_scenario_parse(badnat, strlen(badnat), "(t)", all, nr, &err);
+    CHECK(x == NULL);
+    CHECK(strstr(err.msg, "nationalities.saxony.ssr[0]") != NULL);
     const char *stack =
         "{\"ruleset\":\"hm\",\"id\":\"hm/x\",\"title\":\"x\",\"map\":{\"orientation\":\"pointy\","
         "\"shifted\":\"even\",\"cols\":13,\"rows\":9,\"terrain\":{}},\"sides\":[{\"id\":\"a\","
@@ -1025,6 +1144,8 @@ int main(void)
     t_line_column();
     t_baggage();
     t_displacement();
+    t_displacement_choices();
+    t_hit_ties();
     t_foreign();
     t_highlanders();
     t_cannon_stack();

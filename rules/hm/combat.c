@@ -18,7 +18,8 @@ enum {
     ST_DONE,
     ST_R1_ORDER,
     ST_R1_FIRE,
-    ST_ATTACK2
+    ST_ATTACK2,
+    ST_HITS
 };
 
 typedef struct mods {
@@ -45,7 +46,7 @@ static void mod_add(mods *m, int v, const char *why)
 static int dice_for(const hm_state *s, const mk_scenario *sc, int unit, int col, int range, int df)
 {
     int k = sc->units[unit].kind, cls = hm_class(k), mp = s->u[unit].mp;
-    int ssr = s->ssr[sc->units[unit].side];
+    int ssr = s->u[unit].ssr;
     int n = 3;
     if (k != HK_HIGHLANDER && (mp <= 1 || (cls == HC_INF && mp <= 2)))
         n = 2;
@@ -68,6 +69,7 @@ static int dice_for(const hm_state *s, const mk_scenario *sc, int unit, int col,
     }
     if ((s->ch.k[k].one_die >> col) & 1)
         n = n > 1 ? 1 : n;
+    n = hm_event_dice(s, sc, unit, col, n < 1 ? 1 : n); /* 15 Random Events 4, 7 */
     return n < 1 ? 1 : n > HM_MAX_DICE ? HM_MAX_DICE : n;
 }
 
@@ -138,7 +140,7 @@ static void terrain_mods(const hm_state *s, const mk_scenario *sc, int from, int
         return;
     }
     int h = defender ? from : to;
-    int t = sc->map.terrain[h];
+    int t = hm_terrain(s, sc, h);
     if (defender && (t == HT_ENTRENCHMENT || t == HT_FORT))
         return;
     mod_add(m, hm_fx(s, sc, h)->combat_in,
@@ -148,9 +150,10 @@ static void terrain_mods(const hm_state *s, const mk_scenario *sc, int from, int
 
 static void ssr_mods(const hm_state *s, const mk_scenario *sc, int unit, int col, mods *m)
 {
-    int ssr = s->ssr[sc->units[unit].side];
+    int ssr = s->u[unit].ssr;
     if ((ssr & SSR_PIKES) && hm_class(sc->units[unit].kind) == HC_INF && col == COL_FIRE)
         mod_add(m, -1, "Pikes SSR (H&M 12, play example)");
+    mod_add(m, hm_event_drm(s, sc, unit), "Cannon: the enemy's Random Event 3 (H&M 15)");
 }
 
 /* 13 Line & Column: the modifiers of the roller's formation and of the
@@ -191,30 +194,55 @@ static void form_mods(const hm_state *s, const mk_scenario *sc, int roller, int 
     }
 }
 
-/* Applies hits one at a time to the unit in hex with the highest current
- * MP (lowest index on a tie: the owner's choice made for him). immune:
- * units at 1 MP ignore them (H&M 8, R3; R2 in Grand Battles). */
-static void apply_hits(hm_state *s, const mk_scenario *sc, int hex, int hits, bool immune,
-                       const char *rule, mk_events *ev)
+static void set_pending(hm_state *s, int p, int side)
 {
-    for (int h = 0; h < hits; h++) {
-        int in[2], n = hm_units_in(s, sc, hex, in), best = -1;
+    s->pending = (int8_t)p;
+    s->decider = (int8_t)side;
+    s->to_move = (int8_t)side;
+}
+
+/* The rule named on each hit of the attacker's roll (the event's purpose). */
+static const char *hit_rule(const hm_combat *cb)
+{
+    return cb->kind == HA_FIRE ? "fire" : cb->kind == HA_CLOSE ? "close_combat" : "charge";
+}
+
+/* H&M 8: "hits are applied one at a time to the current highest MP
+ * (owning player decides if tied)". Applies cb->hits_left hits to the
+ * target hex; returns true when it stops for the owner's choice between two
+ * tied units (HP_HIT_TIE). Units at 1 MP ignore hits at R3 (R2 Grand). */
+static bool run_hits(hm_state *s, const mk_scenario *sc, mk_events *ev)
+{
+    hm_combat *cb = &s->cb;
+    while (cb->hits_left > 0) {
+        int in[2], n = hm_units_in(s, sc, cb->hex, in), best = -1, tied = 0;
         for (int i = 0; i < n && i < 2; i++) {
-            if (immune && s->u[in[i]].mp <= 1)
+            if (cb->hits_immune && s->u[in[i]].mp <= 1)
                 continue;
-            if (best < 0 || s->u[in[i]].mp > s->u[best].mp)
+            if (best < 0 || s->u[in[i]].mp > s->u[best].mp) {
                 best = in[i];
+                tied = 0;
+            } else if (s->u[in[i]].mp == s->u[best].mp) {
+                tied = 1;
+            }
         }
         if (best < 0) {
-            if (n > 0 && immune) {
+            if (n > 0 && cb->hits_immune) {
                 mk_event *e = mk_events_add(ev, "immune");
-                e->hex = (int16_t)hex;
+                e->hex = (int16_t)cb->hex;
                 e->rule = "H&M 8: at R3 (R2 Grand) a 1 MP target ignores hits";
             }
-            return;
+            cb->hits_left = 0;
+            break;
         }
-        hm_hit(s, sc, best, rule, ev);
+        if (tied) {
+            set_pending(s, HP_HIT_TIE, sc->units[best].side);
+            return true;
+        }
+        cb->hits_left--;
+        hm_hit(s, sc, best, hit_rule(cb), ev);
     }
+    return false;
 }
 
 /* H&M 8 Fire Combat: the hexes unit may fire at from its hex, with their
@@ -224,7 +252,7 @@ int hm_fire_targets(const hm_state *s, const mk_scenario *sc, int unit, int from
                     int8_t *range)
 {
     const mk_grid *g = &sc->map.grid;
-    int k = sc->units[unit].kind, side = sc->units[unit].side, n = 0;
+    int k = sc->units[unit].kind, side = hm_ctl_side(s, sc, unit), n = 0; /* 15 Events 12 */
     if (from < 0 || !hm_is_unit(k))
         return 0;
     int16_t hx[32];
@@ -237,6 +265,8 @@ int hm_fire_targets(const hm_state *s, const mk_scenario *sc, int unit, int from
         int d = mk_hex_distance(g, (mk_hex)from, (mk_hex)h);
         if (d < 1 || d > 3 || s->ch.k[k].fire[d - 1] <= 0)
             continue;
+        if (HM_OPT(s, HO_FACING) && !hm_face_front_of(s->u[unit].facing, sc, from, h))
+            continue; /* 13 Facing: only inside the frontal arc (docs/hm.md) */
         bool dup = false;
         for (int j = 0; j < m; j++)
             if (hx[j] == h) {
@@ -276,14 +306,14 @@ static bool can_charge_from(const hm_state *s, const mk_scenario *sc, int unit)
     int k = sc->units[unit].kind;
     return (hm_class(k) == HC_HORSE || k == HK_HIGHLANDER) && s->ch.k[k].charge > 0 &&
            s->ch.k[k].charge_range > 0 &&
-           !hm_adjacent_enemy(s, sc, s->u[unit].hex, sc->units[unit].side);
+           !hm_adjacent_enemy(s, sc, s->u[unit].hex, hm_ctl_side(s, sc, unit));
 }
 
 static int legal_charges(const hm_state *s, const mk_scenario *sc, int u, mk_action *out, int n,
                          int cap)
 {
     const mk_grid *g = &sc->map.grid;
-    int k = sc->units[u].kind, side = sc->units[u].side, range = s->ch.k[k].charge_range;
+    int k = sc->units[u].kind, side = hm_ctl_side(s, sc, u), range = s->ch.k[k].charge_range;
     if (!can_charge_from(s, sc, u) || hm_held(s, sc, u))
         return n;
     /* targets: enemy unit hexes in LOS within range + 1 */
@@ -303,36 +333,19 @@ static int legal_charges(const hm_state *s, const mk_scenario *sc, int u, mk_act
     }
     if (!nt)
         return n;
-    /* breadth-first over hexes free of stop terrain */
-    int16_t hx[64], par[64];
-    int8_t dep[64];
-    int m = 1;
-    hx[0] = s->u[u].hex;
-    par[0] = -1;
-    dep[0] = 0;
-    for (int i = 0; i < m; i++) {
-        if (dep[i] >= range)
-            continue;
-        mk_hex nb[6];
-        mk_hex_neighbors(g, (mk_hex)hx[i], nb);
-        for (int d = 0; d < 6; d++) {
-            int h = nb[d];
-            if (h < 0 || hm_fx(s, sc, h)->stop || !hm_can_stack(s, sc, u, h, -1))
-                continue;
-            bool seen = false;
-            for (int j = 0; j < m; j++)
-                seen |= hx[j] == h;
-            if (seen || m >= 64)
-                continue;
-            hx[m] = (int16_t)h;
-            par[m] = (int16_t)i;
-            dep[m] = (int8_t)(dep[i] + 1);
-            m++;
-        }
-    }
-    for (int i = 1; i < m && n < cap; i++)
+    /* breadth-first over hexes free of stop terrain (and, under 13 Facing,
+     * over the facings: frontal steps, turns within the clicks, the target
+     * in front at the end); one path per end hex and target */
+    hm_reach r; /* on the stack: the AI calls legal() from several threads */
+    uint32_t done[HM_MAX_HEX];
+    memset(done, 0, sizeof done);
+    hm_reach_find(s, sc, u, hm_move_mask(s, sc, u, false), range, true, &r);
+    bool facing = HM_OPT(s, HO_FACING);
+    for (int i = r.nstart; i < r.n && n < cap; i++)
         for (int t = 0; t < nt && n < cap; t++) {
-            if (mk_hex_distance(g, (mk_hex)hx[i], (mk_hex)tg[t]) != 1)
+            int h = r.hex[i];
+            if ((done[h] >> t) & 1 || mk_hex_distance(g, (mk_hex)h, (mk_hex)tg[t]) != 1 ||
+                (facing && !hm_face_front_of(r.face[i], sc, h, tg[t])))
                 continue;
             mk_action a;
             memset(&a, 0, sizeof a);
@@ -340,9 +353,11 @@ static int legal_charges(const hm_state *s, const mk_scenario *sc, int u, mk_act
             a.unit = (int16_t)u;
             a.other = -1;
             a.target = tg[t];
-            a.npath = (uint8_t)dep[i];
-            for (int j = i, q = dep[i] - 1; j > 0 && q >= 0; j = par[j], q--)
-                a.path[q] = hx[j];
+            int np = hm_reach_path(&r, i, a.path);
+            if (np < 1)
+                continue;
+            done[h] |= 1u << t;
+            a.npath = (uint8_t)np;
             n = hm_add_variants(s, sc, &a, s->ch.cost_charge, out, n, cap);
         }
     return n;
@@ -355,8 +370,8 @@ int hm_sk_move_options(const hm_state *s, const mk_scenario *sc, int unit, int16
     if (s->u[unit].hex < 0 || hm_held(s, sc, unit))
         return 0;
     mk_hex_neighbors(&sc->map.grid, (mk_hex)s->u[unit].hex, nb);
-    for (int d = 0; d < 6; d++)
-        if (nb[d] >= 0 && hm_can_stack(s, sc, unit, nb[d], -1))
+    for (int d = 0; d < 6; d++) /* 13 Facing: through a frontal hex */
+        if (nb[d] >= 0 && hm_can_stack(s, sc, unit, nb[d], -1) && hm_front(s, sc, unit, nb[d]))
             out[n++] = nb[d];
     return n;
 }
@@ -390,9 +405,10 @@ int hm_legal_combat(const hm_state *s, const mk_scenario *sc, mk_action *out, in
             int nd = 0;
             for (int i = 0; i < s->nunits && n < cap; i++) {
                 int h = s->u[i].hex;
-                if (h < 0 || sc->units[i].side == sc->units[u].side ||
+                if (h < 0 || sc->units[i].side == hm_ctl_side(s, sc, u) ||
                     !hm_is_unit(sc->units[i].kind) ||
-                    mk_hex_distance(g, (mk_hex)h, (mk_hex)s->u[u].hex) != 1)
+                    mk_hex_distance(g, (mk_hex)h, (mk_hex)s->u[u].hex) != 1 ||
+                    !hm_front(s, sc, u, h)) /* 13 Facing: a frontal hex */
                     continue;
                 bool dup = false;
                 for (int j = 0; j < nd; j++)
@@ -463,13 +479,6 @@ int hm_legal_combat(const hm_state *s, const mk_scenario *sc, mk_action *out, in
 /* ---------------------------------------------------------------------- */
 /* The combat driver. */
 
-static void set_pending(hm_state *s, int p, int side)
-{
-    s->pending = (int8_t)p;
-    s->decider = (int8_t)side;
-    s->to_move = (int8_t)side;
-}
-
 void hm_combat_start(hm_state *s, const mk_scenario *sc, int kind, int unit, int hex, mk_events *ev)
 {
     hm_combat *cb = &s->cb;
@@ -504,8 +513,39 @@ void hm_combat_start(hm_state *s, const mk_scenario *sc, int kind, int unit, int
     e->target = (int16_t)hex;
     e->value = cb->range;
     e->rule = "H&M 8";
+    for (int i = 0; i < cb->ndef; i++) { /* 13 Facing: attacked in the flank or rear */
+        int asp = hm_aspect(s, sc, cb->def[i], cb->att_hex);
+        if (asp == HM_FRONT)
+            continue;
+        mk_event *f = mk_events_add(ev, "flank_attack");
+        f->unit = cb->def[i];
+        f->other = (int16_t)unit;
+        f->text = asp == HM_REAR ? "rear" : "flank";
+        f->value = (int16_t)asp; /* the attacker's extra dice */
+        f->rule = asp == HM_REAR ? "H&M 13 Facing: attacked in the rear: no defensive fire, "
+                                   "countercharge or withdraw; the attacker rolls 2 extra dice"
+                                 : "H&M 13 Facing: attacked in the flank: no defensive fire, "
+                                   "countercharge or withdraw; the attacker rolls 1 extra die";
+    }
     cb->stage = ST_REACT;
     hm_combat_run(s, sc, ev);
+}
+
+/* 13 Facing: the attacker's extra dice, +1 through a flank, +2 through the
+ * rear; with two defenders the worst for them (H&M 4). */
+static int flank_dice(const hm_state *s, const mk_scenario *sc)
+{
+    const hm_combat *cb = &s->cb;
+    int extra = 0;
+    for (int i = 0; i < cb->ndef; i++) {
+        int d = cb->def[i];
+        if (s->u[d].hex != cb->hex)
+            continue;
+        int asp = hm_aspect(s, sc, d, cb->att_hex);
+        if (asp > extra)
+            extra = asp; /* HM_FLANK 1, HM_REAR 2 */
+    }
+    return extra;
 }
 
 /* May defender i choose between two reactions? Returns the second word
@@ -517,6 +557,8 @@ static int react_choice(const hm_state *s, const mk_scenario *sc, int i)
     int ak = sc->units[cb->attacker].kind;
     if (s->u[d].flags & HU_NOWD)
         return 0;
+    if (hm_aspect(s, sc, d, cb->att_hex) != HM_FRONT)
+        return 0; /* 13 Facing: no withdraw or countercharge through a flank or rear */
     switch (cb->kind) {
     case HA_FIRE:
         return (k == HK_DRAGOON || k == HK_HUSSAR) ? HW_STAND : 0;
@@ -528,8 +570,6 @@ static int react_choice(const hm_state *s, const mk_scenario *sc, int i)
     return 0;
 }
 
-static void retreat_hex(hm_state *s, const mk_scenario *sc, int unit, int to, int from,
-                        const char *what, mk_events *ev);
 
 /* 15 Charge Momentum: hexes of enemy units next to the charger. */
 static int hm_momentum_targets(const hm_state *s, const mk_scenario *sc, int16_t *out)
@@ -539,8 +579,9 @@ static int hm_momentum_targets(const hm_state *s, const mk_scenario *sc, int16_t
         return 0;
     mk_hex nb[6];
     mk_hex_neighbors(&sc->map.grid, (mk_hex)s->u[att].hex, nb);
-    for (int d = 0; d < 6; d++)
-        if (nb[d] >= 0 && hm_enemy_units_in(s, sc, nb[d], sc->units[att].side))
+    for (int d = 0; d < 6; d++) /* 13 Facing: a frontal hex */
+        if (nb[d] >= 0 && hm_enemy_units_in(s, sc, nb[d], hm_ctl_side(s, sc, att)) &&
+            hm_front(s, sc, att, nb[d]))
             out[n++] = nb[d];
     return n;
 }
@@ -554,7 +595,7 @@ static int r1_returners(const hm_state *s, const mk_scenario *sc, int16_t *out)
     int ak = sc->units[cb->attacker].kind, n = 0;
     if (hm_class(ak) != HC_INF && hm_class(ak) != HC_LIGHT && hm_class(ak) != HC_HORSE)
         return 0;
-    int t = sc->map.terrain[cb->att_hex];
+    int t = hm_terrain(s, sc, cb->att_hex);
     bool hidden = (ak == HK_NATIVE || ak == HK_SKIRMISHER) &&
                   (t == HT_SWAMP || t == HT_WOODS || t == HT_HILL || t == HT_TOWN);
     for (int i = 0; i < cb->ndef; i++) {
@@ -563,6 +604,8 @@ static int r1_returners(const hm_state *s, const mk_scenario *sc, int16_t *out)
             continue;
         if (hidden && k != HK_NATIVE && k != HK_SKIRMISHER && k != HK_HUSSAR)
             continue;
+        if (hm_aspect(s, sc, d, cb->att_hex) == HM_REAR)
+            continue; /* 13 Facing: no defensive fire through the rear (docs/hm.md) */
         out[n++] = (int16_t)d;
     }
     return n;
@@ -586,7 +629,7 @@ static void r1_casualties(hm_state *s, const mk_scenario *sc, mk_events *ev)
 void hm_combat_run(hm_state *s, const mk_scenario *sc, mk_events *ev)
 {
     hm_combat *cb = &s->cb;
-    int att = cb->attacker, aside = sc->units[att].side, dside = 1 - aside;
+    int att = cb->attacker, aside = hm_ctl_side(s, sc, att), dside = 1 - aside; /* 15 Events 12 */
     while (cb->on) {
         switch (cb->stage) {
         case ST_REACT:
@@ -654,6 +697,9 @@ void hm_combat_run(hm_state *s, const mk_scenario *sc, mk_events *ev)
                                                               : "defensive_fire",
                                   ev, &roll, &thr);
                 cb->passed[i] = (int8_t)p;
+                /* 13 Disorderly Retreat: a failure rolled at least double its MP
+                 * (the modified roll, as AMB-HM-11; its own current MP) */
+                cb->bad[i] = (int8_t)(!p && HM_OPT(s, HO_DISORDERLY) && roll >= 2 * s->u[d].mp);
                 if (p && wd && cb->kind == HA_CHARGE && roll == thr)
                     cb->eq[i] = 1; /* AMB-HM-11: modified roll equal to modified morale */
                 if (p && cls == HC_INF)
@@ -670,6 +716,8 @@ void hm_combat_run(hm_state *s, const mk_scenario *sc, mk_events *ev)
                         continue;
                     if (cb->kind == HA_CHARGE && hm_class(k) == HC_CANNON)
                         continue; /* not from artillery */
+                    if (hm_aspect(s, sc, d, cb->att_hex) != HM_FRONT)
+                        continue; /* 13 Facing: none through a flank or rear */
                     int need = s->ch.k[k].fire[0];
                     if (need <= 0)
                         continue;
@@ -739,6 +787,10 @@ void hm_combat_run(hm_state *s, const mk_scenario *sc, mk_events *ev)
             if (!HM_OPT(s, HO_COMBAT_R1) || cb->kind != HA_FIRE || cb->range != 1 ||
                 s->u[att].hex < 0 || r1_returners(s, sc, ret) == 0)
                 break;
+            if (hm_event_take(s, 10)) { /* 15 Random Events 10: the attacker chooses */
+                set_pending(s, HP_R1_ORDER, aside);
+                return;
+            }
             if (!HM_OPT(s, HO_RANDOM_R1)) {
                 set_pending(s, HP_R1_ORDER, dside);
                 return;
@@ -777,6 +829,8 @@ void hm_combat_run(hm_state *s, const mk_scenario *sc, mk_events *ev)
                 form_mods(s, sc, d, cb->att_hex, COL_FIRE, &m);
                 if (cb->r1 == 1)
                     mod_add(&m, 1, "fires second (15 Combat at R1)");
+                if (hm_aspect(s, sc, d, cb->att_hex) == HM_FLANK)
+                    mod_add(&m, -1, "attacked in the flank (15 Combat at R1, H&M 13 Facing)");
                 int f = 0;
                 int h = roll_mods(s, sc, d, COL_FIRE, 1, s->ch.k[sc->units[d].kind].fire[0], &m, -1,
                                   1, "r1_fire", "H&M 15 Combat at R1", cb->att_hex, ev, &f);
@@ -815,7 +869,7 @@ void hm_combat_run(hm_state *s, const mk_scenario *sc, mk_events *ev)
             ssr_mods(s, sc, att, col, &m);
             form_mods(s, sc, att, cb->hex, col, &m);
             if (col == COL_CHARGE && hm_class(ak) == HC_HORSE &&
-                sc->map.terrain[cb->hex] == HT_CLEAR)
+                hm_terrain(s, sc, cb->hex) == HT_CLEAR)
                 mod_add(&m, 1, "Horsemen Clear Terrain Bonus (H&M 8)");
             int f = 0;
             const char *purpose = col == COL_FIRE    ? "fire"
@@ -824,9 +878,16 @@ void hm_combat_run(hm_state *s, const mk_scenario *sc, mk_events *ev)
             if (cb->r1_bonus)
                 mod_add(&m, 1, "fires second (15 Combat at R1)");
             int nd = dice_for(s, sc, att, col, col == COL_FIRE ? cb->range : 0, 0);
+            nd += flank_dice(s, sc); /* 13 Facing: after the chart's limits (docs/hm.md) */
+            if (nd > HM_MAX_DICE)
+                nd = HM_MAX_DICE;
             int hits = cb->r1_skip ? 0
                                    : roll_mods(s, sc, att, col, col == COL_FIRE ? cb->range : 0,
                                                need, &m, nd, 0, purpose, "H&M 8", cb->hex, ev, &f);
+            if (!cb->r1_skip && nd > hits && col == COL_FIRE && hm_event_take(s, 6))
+                hits +=
+                    roll_mods(s, sc, att, col, cb->range, need, &m, nd - hits, 0, "event_reroll",
+                              "H&M 15 Random Events 6: re-roll all misses", cb->hex, ev, &f);
             cb->fives = (uint8_t)(cb->fives + f);
             cb->att_hits = (int8_t)hits;
             cb->att_miss = (int8_t)(cb->r1_skip ? 0 : nd - hits);
@@ -842,9 +903,6 @@ void hm_combat_run(hm_state *s, const mk_scenario *sc, mk_events *ev)
         case ST_ATTACK2: {
             int in[2], n = hm_units_in(s, sc, cb->hex, in), f = 0;
             int hits = cb->att_hits;
-            const char *purpose = cb->kind == HA_FIRE    ? "fire"
-                                  : cb->kind == HA_CLOSE ? "close_combat"
-                                                         : "charge";
             if (cb->lead >= 0 && s->u[cb->lead].hex >= 0) { /* 15 Leaders in Combat */
                 int L = cb->lead, d = mk_rng_d10(&s->head.rng);
                 mk_event *e = mk_events_add(ev, "roll");
@@ -883,7 +941,8 @@ void hm_combat_run(hm_state *s, const mk_scenario *sc, mk_events *ev)
                 if (cb->kind == HA_CHARGE && cb->mode[i] == HW_COUNTER && cb->passed[i] == 1) {
                     dneed = s->ch.k[k].charge;
                     dcol = COL_CHARGE;
-                } else if (k == HK_HIGHLANDER && cb->mode[i] == HW_STAND) {
+                } else if (k == HK_HIGHLANDER && cb->mode[i] == HW_STAND &&
+                           hm_aspect(s, sc, d, cb->att_hex) == HM_FRONT) { /* 13 Facing */
                     dneed = cb->kind == HA_CHARGE ? 7 : s->ch.k[k].close;
                 }
                 if (dneed <= 0)
@@ -896,12 +955,19 @@ void hm_combat_run(hm_state *s, const mk_scenario *sc, mk_events *ev)
                                   "H&M 8: simultaneous", cb->att_hex, ev, &f);
                 cb->fives = (uint8_t)(cb->fives + f);
             }
-            if (n > 0)
-                apply_hits(s, sc, cb->hex, hits,
-                           cb->kind == HA_FIRE && cb->range >= s->ch.immune_range, purpose, ev);
-            for (int h = 0; h < back; h++)
+            cb->hits_left = (uint8_t)(n > 0 ? hits : 0);
+            cb->hits_immune = cb->kind == HA_FIRE && cb->range >= s->ch.immune_range;
+            cb->tot_hits = (int8_t)hits;
+            cb->back = (uint8_t)back;
+            cb->stage = ST_HITS;
+            break;
+        }
+        case ST_HITS: /* the hits on the hex, then the simultaneous ones (H&M 8) */
+            if (run_hits(s, sc, ev))
+                return;
+            for (; cb->back > 0; cb->back--)
                 hm_hit(s, sc, att, "H&M 8: simultaneous", ev);
-            if (cb->r1 == 1 && hits <= 1) { /* 15 Combat at R1: they fire second */
+            if (cb->r1 == 1 && cb->tot_hits <= 1) { /* 15 Combat at R1: they fire second */
                 cb->stage = ST_R1_FIRE;
                 break;
             }
@@ -909,7 +975,6 @@ void hm_combat_run(hm_state *s, const mk_scenario *sc, mk_events *ev)
             cb->stage = ST_RETREAT;
             cb->cur = 0;
             break;
-        }
         case ST_RETREAT:
             if (cb->kind == HA_FIRE && cb->r1_retreat == 1 && s->u[att].hex >= 0) {
                 int16_t o[6];
@@ -995,38 +1060,54 @@ void hm_combat_run(hm_state *s, const mk_scenario *sc, mk_events *ev)
     }
 }
 
-/* H&M 8 Retreat & Withdraw: unit moves to `to`; a friendly unit that would
- * break stacking is displaced first (both check morale; failing costs
- * 1 MP); a unit ending next to an enemy checks morale too (1 MP). */
-static void retreat_hex(hm_state *s, const mk_scenario *sc, int unit, int to, int from,
-                        const char *what, mk_events *ev)
+/* H&M 8 Displacement: the friendly units in `to` that could make room for
+ * unit (retreating from `from`'s attack) and, for a given one (pick >= 0),
+ * the hexes it may go to: away from the attacker, not into enemy units,
+ * within stacking. Returns the number written to out. */
+int hm_displace_options(const hm_state *s, const mk_scenario *sc, int unit, int to, int from,
+                        int pick, int16_t *out)
 {
     const mk_grid *g = &sc->map.grid;
-    int side = sc->units[unit].side, hex = s->u[unit].hex;
-    int displaced = -1;
-    if (!hm_can_stack(s, sc, unit, to, -1)) {
-        for (int j = 0; j < s->nunits && displaced < 0; j++) {
-            if (s->u[j].hex != to || !hm_is_unit(sc->units[j].kind) ||
-                !hm_can_stack(s, sc, unit, to, j))
+    int side = sc->units[unit].side, hex = s->u[unit].hex, n = 0;
+    int d1 = mk_hex_distance(g, (mk_hex)to, (mk_hex)from);
+    for (int j = 0; j < s->nunits; j++) {
+        if ((pick >= 0 && j != pick) || s->u[j].hex != to || !hm_is_unit(sc->units[j].kind) ||
+            !hm_can_stack(s, sc, unit, to, j))
+            continue;
+        mk_hex nb[6];
+        mk_hex_neighbors(g, (mk_hex)to, nb);
+        for (int q = 0; q < 6; q++) {
+            int h2 = nb[q];
+            if (h2 < 0 || h2 == hex || mk_hex_distance(g, (mk_hex)h2, (mk_hex)from) <= d1 ||
+                hm_fx(s, sc, h2)->impassable || hm_enemy_units_in(s, sc, h2, side) ||
+                !hm_can_stack(s, sc, j, h2, -1))
                 continue;
-            mk_hex nb[6];
-            mk_hex_neighbors(g, (mk_hex)to, nb);
-            int d1 = mk_hex_distance(g, (mk_hex)to, (mk_hex)from);
-            for (int q = 0; q < 6; q++) {
-                int h2 = nb[q];
-                if (h2 < 0 || h2 == hex || mk_hex_distance(g, (mk_hex)h2, (mk_hex)from) <= d1 ||
-                    hm_enemy_units_in(s, sc, h2, side) || !hm_can_stack(s, sc, j, h2, -1))
-                    continue;
-                displaced = j;
-                mk_event *e = mk_events_add(ev, "displaced");
-                e->unit = (int16_t)j;
-                e->from = (int16_t)to;
-                e->to = (int16_t)h2;
-                e->rule = "H&M 8 Displacement";
-                hm_enter(s, sc, j, h2, ev);
+            if (pick >= 0) {
+                out[n++] = (int16_t)h2;
+            } else {
+                out[n++] = (int16_t)j;
                 break;
             }
         }
+    }
+    return n;
+}
+
+/* H&M 8 Retreat & Withdraw: unit moves to `to`; `displaced` (or -1), a
+ * friendly unit that would break stacking, goes to `dhex` first (both check
+ * morale; failing costs 1 MP); a unit ending next to an enemy checks morale
+ * too (1 MP). */
+static void retreat_hex(hm_state *s, const mk_scenario *sc, int unit, int to, const char *what,
+                        int displaced, int dhex, mk_events *ev)
+{
+    int side = sc->units[unit].side, hex = s->u[unit].hex;
+    if (displaced >= 0) {
+        mk_event *e = mk_events_add(ev, "displaced");
+        e->unit = (int16_t)displaced;
+        e->from = (int16_t)to;
+        e->to = (int16_t)dhex;
+        e->rule = "H&M 8 Displacement";
+        hm_enter(s, sc, displaced, dhex, ev);
     }
     mk_event *e = mk_events_add(ev, "retreat");
     e->unit = (int16_t)unit;
@@ -1129,6 +1210,32 @@ int hm_choices(const hm_state *s, const mk_scenario *sc, mk_action *out, int cap
         w[nw++] = HW_YES;
         w[nw++] = HW_NO;
         break;
+    case HP_FACE: /* 13 Facing: each facing the unit may take */
+        for (int f = 0; f < 12 && n < cap; f++)
+            if ((s->mv.fmask >> f) & 1) {
+                mk_action *a = &out[n++];
+                memset(a, 0, sizeof *a);
+                a->type = HA_CHOOSE;
+                a->unit = a->other = -1;
+                a->flags = HW_FACE;
+                a->target = (int16_t)f;
+            }
+        return n;
+    case HP_EVENT_HEX:
+    case HP_EVENT_UNIT:
+        return hm_event_choices(s, sc, out, cap); /* 15 Random Events 2, 8 */
+    case HP_HIT_TIE: { /* H&M 8: the units tied at the highest MP */
+        int in[2], k = hm_units_in(s, sc, cb->hex, in);
+        for (int i = 0; i < k && i < 2; i++)
+            o[n++] = (int16_t)in[i];
+        break;
+    }
+    case HP_DISPLACE_UNIT:
+        n = hm_displace_options(s, sc, cb->dsp_unit, cb->dsp_to, cb->dsp_from, -1, o);
+        break;
+    case HP_DISPLACE_HEX:
+        n = hm_displace_options(s, sc, cb->dsp_unit, cb->dsp_to, cb->dsp_from, cb->dsp_pick, o);
+        break;
     default:
         return 0;
     }
@@ -1138,7 +1245,8 @@ int hm_choices(const hm_state *s, const mk_scenario *sc, mk_action *out, int cap
         memset(a, 0, sizeof *a);
         a->type = HA_CHOOSE;
         a->unit = a->other = a->target = -1;
-        if (s->pending == HP_AMBUSH) {
+        if (s->pending == HP_AMBUSH || s->pending == HP_HIT_TIE ||
+            s->pending == HP_DISPLACE_UNIT) {
             a->flags = HW_UNIT;
             a->other = o[i];
         } else {
@@ -1156,6 +1264,74 @@ int hm_choices(const hm_state *s, const mk_scenario *sc, mk_action *out, int cap
     return m;
 }
 
+/* After a retreat (or withdraw) and its displacement: what is left of the
+ * decision p that chose the hex. */
+static void retreat_done(hm_state *s, const mk_scenario *sc, int p, mk_events *ev)
+{
+    hm_combat *cb = &s->cb;
+    if (p == HP_R1_RETREAT)
+        return;
+    if (p == HP_RETREAT) {
+        int d = cb->def[cb->cur];
+        if (cb->bad[cb->cur] && s->u[d].hex >= 0) { /* 13 Disorderly Retreat */
+            bool col = hm_can_column(sc->units[d].kind);
+            hm_face_set(s, d, hm_face_away(sc, col, s->u[d].hex, cb->att_hex, s->u[d].facing));
+            s->u[d].column = (int8_t)col;
+            mk_event *e = mk_events_add(ev, "disorderly_retreat");
+            e->unit = (int16_t)d;
+            e->value = (int16_t)hm_face_deg(s->u[d].facing);
+            e->text = col ? "column" : "line";
+            e->rule = "H&M 13 Disorderly Retreat: a morale roll at least double its MP: it "
+                      "retreats in Column, its front turned directly away from the attacker";
+        }
+    }
+    cb->cur++;
+}
+
+/* Ends a retreat waiting on its displacement: the friendly unit dsp_pick
+ * goes to dhex, then the retreating unit moves in. */
+static void retreat_finish(hm_state *s, const mk_scenario *sc, int dhex, mk_events *ev)
+{
+    hm_combat *cb = &s->cb;
+    retreat_hex(s, sc, cb->dsp_unit, cb->dsp_to, cb->dsp_after == HP_WD_HEX ? "withdraw" : "retreat",
+                cb->dsp_pick, dhex, ev);
+    retreat_done(s, sc, cb->dsp_after, ev);
+}
+
+/* The retreat hex `to` chosen in decision p (a withdraw, a retreat, a
+ * retreat after R1 fire). If a friendly unit must make room (H&M 8
+ * Displacement), its owner picks which one and where, when there is more
+ * than one way: returns true when such a decision is now pending. */
+static bool retreat_begin(hm_state *s, const mk_scenario *sc, int p, int to, mk_events *ev)
+{
+    hm_combat *cb = &s->cb;
+    int unit = p == HP_R1_RETREAT ? cb->attacker : cb->def[cb->cur];
+    int from = p == HP_R1_RETREAT ? cb->hex : cb->att_hex;
+    cb->dsp_unit = (int16_t)unit;
+    cb->dsp_to = (int16_t)to;
+    cb->dsp_from = (int16_t)from;
+    cb->dsp_after = (int8_t)p;
+    cb->dsp_pick = -1;
+    if (hm_can_stack(s, sc, unit, to, -1)) {
+        retreat_finish(s, sc, -1, ev);
+        return false;
+    }
+    int16_t who[MK_MAX_UNITS], where[6];
+    int nw = hm_displace_options(s, sc, unit, to, from, -1, who);
+    if (nw > 1) {
+        set_pending(s, HP_DISPLACE_UNIT, sc->units[unit].side);
+        return true;
+    }
+    cb->dsp_pick = nw == 1 ? who[0] : -1;
+    int nh = nw == 1 ? hm_displace_options(s, sc, unit, to, from, cb->dsp_pick, where) : 0;
+    if (nh > 1) {
+        set_pending(s, HP_DISPLACE_HEX, sc->units[unit].side);
+        return true;
+    }
+    retreat_finish(s, sc, nh == 1 ? where[0] : -1, ev);
+    return false;
+}
+
 /* Applies a listed choice (hm.c checked it is one). */
 void hm_choose(hm_state *s, const mk_scenario *sc, const mk_action *a, mk_events *ev)
 {
@@ -1164,6 +1340,10 @@ void hm_choose(hm_state *s, const mk_scenario *sc, const mk_action *a, mk_events
     s->pending = HP_NONE;
     s->to_move = s->active;
     switch (p) {
+    case HP_EVENT_HEX:
+    case HP_EVENT_UNIT:
+        hm_event_choose(s, sc, a, p, ev); /* 15 Random Events 2, 8 */
+        return;
     case HP_SEIZE:
         hm_seize_resolve(s, sc, a->flags == HW_YES, ev);
         return;
@@ -1184,18 +1364,29 @@ void hm_choose(hm_state *s, const mk_scenario *sc, const mk_action *a, mk_events
             cb->eq[cb->cur] = 2;
         cb->cur++;
         break;
-    case HP_WD_HEX: {
-        int d = cb->def[cb->cur];
-        retreat_hex(s, sc, d, a->target, cb->att_hex, "withdraw", ev);
-        cb->cur++;
+    case HP_WD_HEX:
+    case HP_RETREAT:
+    case HP_R1_RETREAT:
+        if (retreat_begin(s, sc, p, a->target, ev))
+            return; /* the owner decides the displacement first */
+        break;
+    case HP_DISPLACE_UNIT: {
+        int16_t o[6];
+        cb->dsp_pick = a->other;
+        if (hm_displace_options(s, sc, cb->dsp_unit, cb->dsp_to, cb->dsp_from, cb->dsp_pick, o) > 1) {
+            set_pending(s, HP_DISPLACE_HEX, sc->units[cb->dsp_unit].side);
+            return;
+        }
+        retreat_finish(s, sc, o[0], ev);
         break;
     }
-    case HP_RETREAT: {
-        int d = cb->def[cb->cur];
-        retreat_hex(s, sc, d, a->target, cb->att_hex, "retreat", ev);
-        cb->cur++;
+    case HP_DISPLACE_HEX:
+        retreat_finish(s, sc, a->target, ev);
         break;
-    }
+    case HP_HIT_TIE: /* H&M 8: the owner's pick takes this hit */
+        cb->hits_left--;
+        hm_hit(s, sc, a->other, hit_rule(cb), ev);
+        break;
     case HP_RETARGET: {
         int att = cb->attacker;
         cb->on = 0;
@@ -1239,9 +1430,18 @@ void hm_choose(hm_state *s, const mk_scenario *sc, const mk_action *a, mk_events
             return;
         }
         break;
-    case HP_R1_RETREAT:
-        retreat_hex(s, sc, cb->attacker, a->target, cb->hex, "retreat", ev);
-        break;
+    case HP_FACE: { /* 13 Facing: the chosen facing; a skirmish fires next */
+        int u = s->mv.unit;
+        hm_face_set(s, u, a->target);
+        mk_event *e = mk_events_add(ev, "facing");
+        e->unit = (int16_t)u;
+        e->value = (int16_t)hm_face_deg(a->target);
+        e->text = hm_face_column(a->target) ? "column" : "line";
+        e->rule = "H&M 13 Facing";
+        if (s->sk_unit == u && s->sk_phase == 1)
+            hm_sk_fire_prompt(s, sc);
+        return;
+    }
     case HP_REROLL: /* 15 Leader Re-Rolls: one missed die again */
         if (a->flags == HW_YES) {
             int d = mk_rng_d10(&s->head.rng);
@@ -1266,8 +1466,11 @@ void hm_choose(hm_state *s, const mk_scenario *sc, const mk_action *a, mk_events
             }
         }
         break;
-    case HP_R1_ORDER: /* the inactive player: fire first or second */
-        cb->r1 = (int8_t)(a->flags == HW_FIRST ? 2 : 1);
+    case HP_R1_ORDER: /* the inactive player (15 Random Events 10: the attacker): first or
+                       * second, for the deciding side */
+        cb->r1 = (int8_t)((a->flags == HW_FIRST) == (s->decider != hm_ctl_side(s, sc, cb->attacker))
+                              ? 2
+                              : 1);
         if (cb->r1 == 2)
             cb->stage = ST_R1_FIRE;
         break;

@@ -145,6 +145,29 @@ static int check_scenario(const mk_scenario *sc, mk_error *err)
                     sc->source, i, j);
         }
     }
+    json_t *nats = json_object_get(sc->json, "nationalities");
+    if (nats && !json_is_object(nats))
+        return mk_error_set(err, "scenario_invalid",
+                            "%s: nationalities: an object of nationality names to {\"ssr\": [...]}",
+                            sc->source);
+    const char *nname;
+    json_t *nval;
+    json_object_foreach(nats, nname, nval) {
+        json_t *ssr = json_object_get(nval, "ssr");
+        if (!json_is_object(nval) || (ssr && !json_is_array(ssr)) || json_object_size(nval) != (ssr ? 1u : 0u))
+            return mk_error_set(err, "scenario_invalid",
+                                "%s: nationalities.%s: expected {\"ssr\": [names]}", sc->source,
+                                nname);
+        for (size_t j = 0; j < json_array_size(ssr); j++) {
+            const char *n = json_string_value(json_array_get(ssr, j));
+            if (!n || !ssr_bit(n))
+                return mk_error_set(
+                    err, "scenario_invalid",
+                    "%s: nationalities.%s.ssr[%zu]: unknown SSR (known: pikes, matchlocks, "
+                    "inferior-horsemen, inferior-artillery)",
+                    sc->source, nname, j);
+        }
+    }
     int commanders[2] = {0, 0};
     for (int i = 0; i < sc->nunits; i++) {
         const mk_sc_unit *u = &sc->units[i];
@@ -166,6 +189,25 @@ static int check_scenario(const mk_scenario *sc, mk_error *err)
             if (!json_is_number(vp) || (v != 0.5 && v != 1 && v != 2 && v != 3))
                 return mk_error_set(err, "scenario_invalid",
                                     "%s: units[%d].vp_value: 0.5, 1 or 2 (H&M 10)", sc->source, i);
+        }
+        json_t *fc = json_object_get(uj, "facing");
+        if (fc) { /* 13 Facing: degrees clockwise from map-up */
+            json_t *fm = json_object_get(uj, "formation");
+            bool col = json_is_string(fm) && strcmp(json_string_value(fm), "column") == 0 &&
+                       hm_can_column(u->kind);
+            json_int_t d = json_is_integer(fc) ? json_integer_value(fc) : -1;
+            if (!hm_is_unit(u->kind) || d < 0 || d >= 360 || d % 30)
+                return mk_error_set(err, "scenario_invalid",
+                                    "%s: units[%d].facing: a combat unit's facing is 0-330 "
+                                    "degrees clockwise from map-up, a multiple of 30 (H&M 13)",
+                                    sc->source, i);
+            if ((d % 60 == 0) != col)
+                return mk_error_set(err, "scenario_invalid",
+                                    col ? "%s: units[%d].facing: %d: a unit in Column faces a "
+                                          "vertex, a multiple of 60 (H&M 13)"
+                                        : "%s: units[%d].facing: %d: a unit in Line faces a "
+                                          "hexside, an odd multiple of 30 (H&M 13)",
+                                    sc->source, i, (int)d);
         }
         if (u->hex == MK_NO_HEX || !hm_is_unit(u->kind))
             continue;
@@ -191,6 +233,8 @@ static int check_scenario(const mk_scenario *sc, mk_error *err)
             return mk_error_set(err, "scenario_invalid",
                                 "%s: side %s has %d Army Commanders (H&M 9: one)", sc->source,
                                 sc->sides[i].id, commanders[i]);
+    if (hm_events_check_scenario(sc, err)) /* 15 Random Events: "swamp_tiles" */
+        return -1;
     return hm_victory_check_scenario(sc, err);
 }
 
@@ -204,6 +248,8 @@ static int init(void *st, const mk_scenario *sc, uint64_t options, uint64_t seed
         return mk_error_set(err, "scenario_invalid", "Horse & Musket needs 2 sides, a 9 x 13 map");
     if (hm_charts_load(&s->ch, chart_scale(sc), err))
         return -1;
+    if (((options >> HO_FACING) & 1) && sc->map.grid.orient != MK_POINTY)
+        return mk_error_set(err, "bad_arg", "hm.facing needs a map of pointy-topped hexes (H&M 2)");
     mk_rng_seed(&s->head.rng, seed);
     s->options = options;
     s->turn = 1;
@@ -253,9 +299,24 @@ static int init(void *st, const mk_scenario *sc, uint64_t options, uint64_t seed
             nats[nnat++] = nat;
         u->nat = (int8_t)k;
         u->natmod = (int8_t)natmod(nat);
+        /* H&M 12: SSRs by side, and by nationality for mixed armies */
+        u->ssr = s->ssr[su->side];
+        json_t *nssr = json_object_get(
+            json_object_get(json_object_get(sc->json, "nationalities"), nat), "ssr");
+        for (size_t j = 0; j < json_array_size(nssr); j++)
+            u->ssr |= (uint8_t)ssr_bit(json_string_value(json_array_get(nssr, j)));
         json_t *fm = json_object_get(uj, "formation");
         u->column = (int8_t)(json_is_string(fm) && strcmp(json_string_value(fm), "column") == 0 &&
                              hm_can_column(su->kind));
+        if (hm_is_unit(su->kind)) { /* 13 Facing: given, else toward the nearest enemy */
+            bool col = u->column && HM_OPT(s, HO_LINE_COLUMN);
+            json_t *fc = json_object_get(uj, "facing");
+            int f = json_is_integer(fc) ? (int)(json_integer_value(fc) / 30)
+                                        : hm_face_default(sc, i, col);
+            if (!col && hm_face_column(f))
+                f = (f + 1) % 12; /* a Column's vertex, without Line & Column: the next hexside */
+            u->facing = (int8_t)f;
+        }
         if (su->kind == HK_LEADER && json_is_true(json_object_get(uj, "commander"))) {
             s->ac[su->side] = (int8_t)i;
             s->seize_left[su->side] = (int8_t)su->rating[0];
@@ -302,6 +363,7 @@ static int init(void *st, const mk_scenario *sc, uint64_t options, uint64_t seed
         }
     for (int i = 0; i < 2; i++) /* 15 Leader Re-Rolls: the AC's rating */
         s->rerolls[i] = (int8_t)(HM_OPT(s, HO_REROLLS) && s->ac[i] >= 0 ? s->u[s->ac[i]].mp : 0);
+    hm_events_init(s, sc); /* 15 Random Events */
     hm_turn_begin(s, sc, ev);
     return 0;
 }
@@ -323,6 +385,7 @@ static int legal(const void *st, const mk_scenario *sc, mk_action *out, int cap)
     }
     n = hm_legal_moves(s, sc, out, n, cap);
     n = hm_legal_combat(s, sc, out, n, cap);
+    n = hm_event_legal(s, sc, out, n, cap); /* 15 Random Events: the held result */
     return n;
 }
 
@@ -344,7 +407,7 @@ static bool out_of_command(const hm_state *s, const mk_scenario *sc, int unit)
             for (int d = 0; d < 6; d++) {
                 if (nb[d] < 0)
                     continue;
-                int t = sc->map.terrain[nb[d]];
+                int t = hm_terrain(s, sc, nb[d]);
                 int c = dist[h] + (t == HT_WOODS || t == HT_SWAMP || t == HT_TOWN ? 2 : 1);
                 if (c < dist[nb[d]])
                     dist[nb[d]] = (int8_t)c;
@@ -370,18 +433,19 @@ static int apply_action(void *st, const mk_scenario *sc, const mk_action *a, mk_
         if (mk_action_equal(&list[i], a))
             found = i;
     mk_action alt;
-    if (found < 0 && !s->pending && (a->type == HA_MOVE || a->type == HA_CHARGE) && a->unit >= 0 &&
-        a->unit < s->nunits) {
+    if (found < 0 && !s->pending &&
+        (a->type == HA_MOVE || a->type == HA_CHARGE || (a->type == HA_FORMATION && a->npath)) &&
+        a->unit >= 0 && a->unit < s->nunits) {
         /* another valid path to a listed destination (hm_path_ok) */
-        int k = sc->units[a->unit].kind;
-        int maxlen = a->type == HA_MOVE ? s->ch.k[k].mr + ((a->flags & HF_BONUS) ? 1 : 0)
-                                        : s->ch.k[k].charge_range;
+        int k = sc->units[a->unit].kind, mr = hm_move_rate(s, sc, a->unit); /* 15 Events 4 */
+        int maxlen = a->type == HA_MOVE        ? mr + ((a->flags & HF_BONUS) ? 1 : 0)
+                     : a->type == HA_FORMATION ? mr - 1
+                                               : s->ch.k[k].charge_range;
         for (int i = 0; i < n && found < 0; i++) {
             const mk_action *l = &list[i];
             if (l->type != a->type || l->unit != a->unit || l->flags != a->flags ||
                 l->other != a->other || l->target != a->target || a->npath < 1 ||
-                a->path[a->npath - 1] != l->path[l->npath - 1] ||
-                !hm_path_ok(s, sc, a->unit, a->path, a->npath, maxlen, a->type == HA_CHARGE))
+                a->path[a->npath - 1] != l->path[l->npath - 1] || !hm_path_ok(s, sc, a, maxlen))
                 continue;
             alt = *a;
             alt.cost = l->cost;
@@ -437,6 +501,8 @@ static int apply_action(void *st, const mk_scenario *sc, const mk_action *a, mk_
     e->unit = (int16_t)u;
     e->points = l->cost;
     e->rule = l->flags & HF_DISCOUNT ? "H&M 6, 9: the Army Commander's one-CAP reduction" : "H&M 6";
+    if (l->flags & HF_EVENT) /* 15 Random Events: the held result is used */
+        hm_event_use(s, sc, l, ev);
     if (l->flags & HF_SUBORD) { /* 15 Subordinate Leadership */
         int d = mk_rng_d6(&s->head.rng);
         mk_event *r = mk_events_add(ev, "roll");
@@ -453,14 +519,16 @@ static int apply_action(void *st, const mk_scenario *sc, const mk_action *a, mk_
     if (is_unit && (l->flags & HF_SECOND) &&
         !hm_morale(s, sc, u, 0, 0, NULL, "second_order", ev, NULL, NULL))
         return 0; /* 15 Second Order: the CAP is wasted */
-    bool moving = l->type == HA_MOVE || l->type == HA_SKIRMISH || l->type == HA_CHARGE;
+    bool moving = l->type == HA_MOVE || l->type == HA_SKIRMISH || l->type == HA_CHARGE ||
+                  l->type == HA_FACE || /* 13 Facing: a turn; a formation change turns too */
+                  (l->type == HA_FORMATION && (l->npath || HM_OPT(s, HO_FACING)));
     if (is_unit && moving && HM_OPT(s, HO_COMMAND_RANGE) && out_of_command(s, sc, u) &&
         !hm_morale(s, sc, u, 0, 0, NULL, "command_range", ev, NULL, NULL)) {
         s->u[u].acts = 2;
         return 0;
     }
-    if (is_unit && (l->type == HA_MOVE || l->type == HA_FORMATION) && HM_OPT(s, HO_LOCKED) &&
-        hm_adjacent_enemy(s, sc, s->u[u].hex, sc->units[u].side) &&
+    if (is_unit && (l->type == HA_MOVE || l->type == HA_FORMATION || l->type == HA_FACE) &&
+        HM_OPT(s, HO_LOCKED) && hm_adjacent_enemy(s, sc, s->u[u].hex, sc->units[u].side) &&
         !hm_morale(s, sc, u, 0, 0, NULL, "locked_in_combat", ev, NULL, NULL)) {
         s->u[u].acts = 2;
         return 0;
@@ -526,8 +594,10 @@ static int apply_action(void *st, const mk_scenario *sc, const mk_action *a, mk_
         return 0;
     case HA_RALLY: {
         int ld = l->other;
-        s->u[ld].acts = 1;
-        s->u[ld].flags |= HU_ACTED | HU_RALLIED;
+        if (ld >= 0) { /* 15 Random Events 11: without a leader (-1) */
+            s->u[ld].acts = 1;
+            s->u[ld].flags |= HU_ACTED | HU_RALLIED;
+        }
         s->u[u].mp++;
         s->u[u].flags |= HU_RALLIED;
         mk_event *r = mk_events_add(ev, "rally");
@@ -541,12 +611,22 @@ static int apply_action(void *st, const mk_scenario *sc, const mk_action *a, mk_
         s->u[u].flags &= (uint8_t)~HU_AMMO;
         return 0;
     case HA_FORMATION: { /* 13 Line & Column: one point of movement */
+        if (l->npath) /* with a move: changed first or last (move.c) */
+            return hm_move_start(s, sc, l, ev);
         s->u[u].column = (int8_t)!s->u[u].column;
         s->u[u].flags |= HU_MOVED;
         mk_event *f = mk_events_add(ev, "formation");
         f->unit = (int16_t)u;
         f->text = s->u[u].column ? "column" : "line";
         f->rule = "H&M 13 Line & Column";
+        /* 13 Facing: turning in place, any facing of the new formation */
+        hm_face_prompt(s, sc, u, hm_face_parity(s, sc, u, s->u[u].column));
+        return 0;
+    }
+    case HA_FACE: { /* 13 Facing: a Move activation that only turns in place */
+        s->u[u].flags |= HU_MOVED;
+        uint16_t m = hm_face_parity(s, sc, u, s->u[u].column && HM_OPT(s, HO_LINE_COLUMN));
+        hm_face_prompt(s, sc, u, (uint16_t)(m & ~(1u << s->u[u].facing)));
         return 0;
     }
     }
@@ -561,6 +641,8 @@ static int apply(void *st, const mk_scenario *sc, const mk_action *a, mk_events 
         ev = &none;
     }
     int rc = apply_action(st, sc, a, ev, err);
+    if (rc == 0)
+        hm_event_settle(st); /* 15 Random Events: the action that used 6, 10, 12 is over */
 #ifndef NDEBUG
     char why[200];
     if (rc == 0 && !hm_state_ok(st, sc, why, sizeof why)) {
@@ -629,6 +711,8 @@ static const char *const pending_names[HP_COUNT] = {
     "none",          "seize_initiative", "ac_replacement", "ambush",   "reaction",
     "withdraw_hex",  "retreat",          "retarget",       "advance",  "skirmish_move",
     "skirmish_fire", "charge_momentum",  "r1_retreat",     "r1_order", "reroll",
+    "facing",        "random_event_swamp", "random_event_unit", "hit",
+    "displace_unit", "displace_hex",
 };
 
 static json_t *state_json(const void *st, const mk_scenario *sc)
@@ -671,6 +755,8 @@ static json_t *state_json(const void *st, const mk_scenario *sc)
         json_object_set_new(u, "acted", json_boolean(s->u[i].acts > 0));
         if (HM_OPT(s, HO_LINE_COLUMN) && hm_is_unit(su->kind))
             json_object_set_new(u, "formation", json_string(s->u[i].column ? "column" : "line"));
+        if (HM_OPT(s, HO_FACING) && hm_is_unit(su->kind)) /* 13: degrees from map-up */
+            json_object_set_new(u, "facing", json_integer(hm_face_deg(s->u[i].facing)));
         if (s->u[i].flags & HU_AMMO)
             json_object_set_new(u, "low_ammo", json_true());
         json_array_append_new(units, u);
@@ -694,6 +780,7 @@ static json_t *state_json(const void *st, const mk_scenario *sc)
         json_object_set_new(o, "rerolls_left", rr);
     }
     json_object_set_new(o, "first_this_turn", json_string(sc->sides[s->order].id));
+    hm_event_json(s, sc, o); /* 15 Random Events */
     if (s->pending) {
         json_t *p = json_object();
         json_object_set_new(p, "decision", json_string(pending_names[s->pending]));
@@ -703,8 +790,16 @@ static json_t *state_json(const void *st, const mk_scenario *sc)
             json_object_set_new(p, "hex", hex_json(sc, s->cb.hex));
             if (s->pending == HP_REACT || s->pending == HP_WD_HEX || s->pending == HP_RETREAT)
                 json_object_set_new(p, "unit", json_string(hm_unit_id(sc, s->cb.def[s->cb.cur])));
+            if (s->pending == HP_DISPLACE_UNIT || s->pending == HP_DISPLACE_HEX) {
+                /* the retreating unit, where it goes, and who makes room */
+                json_object_set_new(p, "unit", json_string(hm_unit_id(sc, s->cb.dsp_unit)));
+                json_object_set_new(p, "to", hex_json(sc, s->cb.dsp_to));
+                if (s->pending == HP_DISPLACE_HEX)
+                    json_object_set_new(p, "displaced",
+                                        json_string(hm_unit_id(sc, s->cb.dsp_pick)));
+            }
         }
-        if (s->pending == HP_AMBUSH)
+        if (s->pending == HP_AMBUSH || s->pending == HP_FACE)
             json_object_set_new(p, "unit", json_string(hm_unit_id(sc, s->mv.unit)));
         json_object_set_new(o, "pending", p);
     } else {
@@ -726,9 +821,9 @@ static json_t *state_json(const void *st, const mk_scenario *sc)
     return o;
 }
 
-static const char *const type_names[] = {"",         "move",     "fire",     "close_combat",
-                                         "charge",   "skirmish", "rally",    "choose",
-                                         "end_turn", "resupply", "formation"};
+static const char *const type_names[] = {"",         "move",     "fire",      "close_combat",
+                                         "charge",   "skirmish", "rally",     "choose",
+                                         "end_turn", "resupply", "formation", "face"};
 static const char *const word_names[] = {"",      "yes",           "no",    "withdraw",
                                          "stand", "countercharge", "first", "second"};
 #define NWORDS 8
@@ -741,17 +836,30 @@ static json_t *action_json(const void *st, const mk_scenario *sc, const mk_actio
     char text[256], lb[MK_HEX_LABEL_MAX];
     int len = 0;
     text[0] = 0;
-    int t = a->type >= HA_MOVE && a->type <= HA_FORMATION ? a->type : HA_END;
+    int t = a->type >= HA_MOVE && a->type <= HA_FACE ? a->type : HA_END;
     json_object_set_new(o, "type", json_string(type_names[t]));
     if (t == HA_CHOOSE) {
         if (a->flags == HW_HEX) {
             json_object_set_new(o, "choice", hex_json(sc, a->target));
             len = snprintf(text, sizeof text, "%s %s", pending_names[s->pending],
                            mk_hex_label(g, (mk_hex)a->target, lb));
+        } else if (a->flags == HW_FACE) { /* 13 Facing */
+            int f = a->target;
+            json_object_set_new(o, "choice", json_string("facing"));
+            json_object_set_new(o, "facing", json_integer(hm_face_deg(f)));
+            len = snprintf(text, sizeof text, "facing %d (%s)", hm_face_deg(f),
+                           hm_face_column(f) ? "a vertex: Column" : "a hexside: Line");
         } else if (a->flags == HW_UNIT) {
             json_object_set_new(o, "choice", json_string(hm_unit_id(sc, a->other)));
-            len = snprintf(text, sizeof text, "%s by %s", pending_names[s->pending],
-                           hm_unit_id(sc, a->other));
+            if (s->pending == HP_HIT_TIE)
+                len = snprintf(text, sizeof text, "%s takes the hit (tied at %d MP, H&M 8)",
+                               hm_unit_id(sc, a->other), s->u[a->other].mp);
+            else if (s->pending == HP_DISPLACE_UNIT)
+                len = snprintf(text, sizeof text, "%s makes room for %s (H&M 8 Displacement)",
+                               hm_unit_id(sc, a->other), hm_unit_id(sc, s->cb.dsp_unit));
+            else
+                len = snprintf(text, sizeof text, "%s by %s", pending_names[s->pending],
+                               hm_unit_id(sc, a->other));
         } else {
             const char *w = a->flags < NWORDS ? word_names[a->flags] : "?";
             json_object_set_new(o, "choice", json_string(w));
@@ -765,10 +873,11 @@ static json_t *action_json(const void *st, const mk_scenario *sc, const mk_actio
                             a->flags);
     } else {
         if (t == HA_RALLY) {
-            json_object_set_new(o, "leader", json_string(hm_unit_id(sc, a->other)));
+            if (a->other >= 0) /* 15 Random Events 11: none */
+                json_object_set_new(o, "leader", json_string(hm_unit_id(sc, a->other)));
             json_object_set_new(o, "unit", json_string(hm_unit_id(sc, a->unit)));
             len = snprintf(text, sizeof text, "Rally %s with %s", hm_unit_id(sc, a->unit),
-                           hm_unit_id(sc, a->other));
+                           a->other >= 0 ? hm_unit_id(sc, a->other) : "no leader");
         } else {
             json_object_set_new(o, "unit", json_string(hm_unit_id(sc, a->unit)));
             len = snprintf(text, sizeof text, "%s %s %s", type_names[t], hm_unit_id(sc, a->unit),
@@ -790,6 +899,12 @@ static json_t *action_json(const void *st, const mk_scenario *sc, const mk_actio
             }
             if (t == HA_SKIRMISH)
                 json_object_set_new(o, "fire_first", json_boolean(a->flags & HF_FIRE_FIRST));
+            if (t == HA_FORMATION && a->npath) { /* 13 Line & Column inside a move */
+                json_object_set_new(o, "form_first", json_boolean(a->flags & HF_FORM_FIRST));
+                len += snprintf(text + len, sizeof text - len,
+                                a->flags & HF_FORM_FIRST ? " (formation first)"
+                                                         : " (formation last)");
+            }
         }
         if (a->flags & HF_DISCOUNT) {
             json_object_set_new(o, "discount", json_true());
@@ -811,6 +926,10 @@ static json_t *action_json(const void *st, const mk_scenario *sc, const mk_actio
             json_object_set_new(o, "subordinate", json_string(hm_unit_id(sc, a->other)));
             len += snprintf(text + len, sizeof text - len, " (subordinate %s)",
                             hm_unit_id(sc, a->other));
+        }
+        if (a->flags & HF_EVENT) { /* 15 Random Events: uses the held result */
+            json_object_set_new(o, "event", json_true());
+            len += snprintf(text + len, sizeof text - len, " (random event %d)", s->rev.held);
         }
     }
     snprintf(text + len, sizeof text - len, " [%d CAP]", a->cost);
@@ -856,7 +975,7 @@ static int action_parse(const void *st, const mk_scenario *sc, json_t *obj, mk_a
         return mk_error_set(err, "bad_arg", "action: an object with a \"type\" is needed");
     const char *type = json_string_value(t);
     int ty = 0;
-    for (int i = HA_MOVE; i <= HA_FORMATION; i++)
+    for (int i = HA_MOVE; i <= HA_FACE; i++)
         if (strcmp(type, type_names[i]) == 0)
             ty = i;
     if (!ty)
@@ -872,23 +991,38 @@ static int action_parse(const void *st, const mk_scenario *sc, json_t *obj, mk_a
         if (!json_is_string(c))
             return mk_error_set(err, "bad_arg", "action.choice: a hex, unit id or word is needed");
         const char *v = json_string_value(c);
+        if (strcmp(v, "facing") == 0) { /* 13 Facing: "facing": degrees */
+            json_t *f = json_object_get(obj, "facing");
+            json_int_t d = json_is_integer(f) ? json_integer_value(f) : -1;
+            if (d < 0 || d >= 360 || d % 30)
+                return mk_error_set(err, "bad_arg",
+                                    "action.facing: degrees clockwise from map-up, 0-330, a "
+                                    "multiple of 30");
+            out->flags = HW_FACE;
+            out->target = (int16_t)(d / 30);
+            return 0;
+        }
         for (int i = 1; i < NWORDS; i++)
             if (strcmp(v, word_names[i]) == 0) {
                 out->flags = (uint8_t)i;
                 return 0;
             }
-        if (s->pending == HP_AMBUSH) {
+        if (s->pending == HP_AMBUSH || s->pending == HP_EVENT_UNIT ||
+            s->pending == HP_HIT_TIE || s->pending == HP_DISPLACE_UNIT) {
             out->flags = HW_UNIT;
             return parse_unit(sc, obj, "choice", &out->other, err);
         }
         out->flags = HW_HEX;
         return parse_hex(sc, c, "choice", &out->target, err);
     }
+    if (json_is_true(json_object_get(obj, "event")))
+        out->flags |= HF_EVENT; /* 15 Random Events */
     if (ty == HA_RALLY) {
-        if (parse_unit(sc, obj, "unit", &out->unit, err) ||
-            parse_unit(sc, obj, "leader", &out->other, err))
+        if (parse_unit(sc, obj, "unit", &out->unit, err))
             return -1;
-        return 0;
+        if ((out->flags & HF_EVENT) && !json_object_get(obj, "leader"))
+            return 0; /* 15 Random Events 11: without a leader */
+        return parse_unit(sc, obj, "leader", &out->other, err);
     }
     if (parse_unit(sc, obj, "unit", &out->unit, err))
         return -1;
@@ -915,6 +1049,8 @@ static int action_parse(const void *st, const mk_scenario *sc, json_t *obj, mk_a
         out->flags |= HF_SECOND;
     if (json_is_true(json_object_get(obj, "fire_first")))
         out->flags |= HF_FIRE_FIRST;
+    if (ty == HA_FORMATION && json_is_true(json_object_get(obj, "form_first")))
+        out->flags |= HF_FORM_FIRST;
     if (json_is_true(json_object_get(obj, "bonus")))
         out->flags |= HF_BONUS;
     if (json_is_true(json_object_get(obj, "leader_rolls")))
@@ -924,7 +1060,7 @@ static int action_parse(const void *st, const mk_scenario *sc, json_t *obj, mk_a
             return -1;
         out->flags |= HF_SUBORD;
     }
-    if (ty == HA_RESUPPLY || ty == HA_FORMATION)
+    if (ty == HA_RESUPPLY || ty == HA_FACE || (ty == HA_FORMATION && !out->npath))
         out->target = -1;
     return 0;
 }

@@ -11,7 +11,9 @@
  *  - a unit on the map has hex >= 0, an eliminated one hex == -1;
  *  - at most two units in a hex, of different classes, within the
  *    terrain's stacking limit (H&M 4); never units of both sides;
- *  - 1 <= mp <= mp_start for units on the map; cap >= 0; vp consistent. */
+ *  - 1 <= mp <= mp_start for units on the map; cap >= 0; vp consistent;
+ *  - with hm.facing: facing 0-11, a vertex exactly when in Column (always
+ *    a hexside without hm.line-and-column). */
 #ifndef HM_INT_H
 #define HM_INT_H
 
@@ -81,7 +83,8 @@ enum {
     HA_CHOOSE,
     HA_END,
     HA_RESUPPLY,
-    HA_FORMATION
+    HA_FORMATION,
+    HA_FACE /* 13 Facing: a Move activation that only turns in place */
 };
 /* mk_action.flags on actions: */
 #define HF_DISCOUNT 0x01   /* the Army Commander's one-CAP reduction (H&M 6, 9) */
@@ -90,6 +93,11 @@ enum {
 #define HF_SUBORD 0x08     /* 15 Subordinate Leadership */
 #define HF_BONUS 0x10      /* 15 Leader Bonus Movement: one hex more on a d6 <= rating */
 #define HF_LEADER 0x20     /* 15 Leaders in Combat: the leader rolls a die (1 CAP) */
+#define HF_EVENT 0x40      /* 15 Random Events: the action uses this turn's held result */
+/* 13 Line & Column: a formation action with a path changes formation first,
+ * then moves (without it: moves, then changes). Only on HA_FORMATION, so it
+ * shares the bit of HF_FIRE_FIRST, which only HA_SKIRMISH carries. */
+#define HF_FORM_FIRST 0x04
 /* mk_action.flags on HA_CHOOSE: the word chosen. */
 enum {
     HW_NONE,
@@ -101,7 +109,8 @@ enum {
     HW_FIRST,
     HW_SECOND,
     HW_HEX,
-    HW_UNIT
+    HW_UNIT,
+    HW_FACE /* 13 Facing: target holds the facing (0-11, 30-degree steps) */
 };
 
 /* Unit flags, cleared at the start of each player turn. */
@@ -131,6 +140,13 @@ enum {
     HP_R1_RETREAT,
     HP_R1_ORDER,
     HP_REROLL,
+    HP_FACE, /* 13 Facing: the unit's facing after a move or a turn in place */
+    /* 15 Random Events: 2 the hex of the swamp tile, 8 the enemy unit pinned */
+    HP_EVENT_HEX,
+    HP_EVENT_UNIT,
+    HP_HIT_TIE,       /* H&M 8: which of two tied units takes the next hit (the owner) */
+    HP_DISPLACE_UNIT, /* H&M 8 Displacement: which friendly unit makes room */
+    HP_DISPLACE_HEX,  /* H&M 8 Displacement: where it goes */
     HP_COUNT
 };
 
@@ -192,6 +208,9 @@ typedef struct hm_unit {
     int8_t charisma; /* leaders: charismatic (rally for 0 CAP, H&M 9) */
     int8_t natmod;   /* 15 Randomized Combat at R1: the nationality's modifier */
     int8_t column;   /* 13 Line & Column: 1 in Column, 0 in Line */
+    int8_t facing;   /* 13 Facing: 0-11, 30-degree steps clockwise from map-up;
+                      * odd: a hexside (Line), even: a vertex (Column) */
+    uint8_t ssr;     /* 12 SSRs: its side's and its nationality's (SSR_* bits) */
 } hm_unit;
 
 /* A move or charge in progress (paused by an ambush decision). */
@@ -200,7 +219,7 @@ typedef struct hm_move {
     int16_t unit, target;         /* charge target hex */
     int16_t path[MK_PATH_MAX];
     int16_t leader; /* leader moving with it, -1 */
-    int16_t pad_;
+    uint16_t fmask; /* 13 Facing: the facings the unit may hold now (bit f) */
 } hm_move;
 
 /* A combat in progress. */
@@ -212,17 +231,41 @@ typedef struct hm_combat {
     uint8_t mode[2];  /* HW_STAND (defensive fire), HW_WITHDRAW, HW_COUNTER, HW_NONE */
     int8_t passed[2]; /* morale: -1 not checked, 0 failed, 1 passed */
     int8_t eq[2];     /* withdraw roll equal to morale: one hit (H&M 8) */
-    uint8_t fives, pad_;
-    int16_t retreat[4]; /* units to retreat, in order */
-    int8_t nretreat, ri;
+    uint8_t fives;
+    uint8_t hits_immune; /* the hits below ignore 1 MP units (R3; R2 Grand) */
+    /* H&M 8: the hits scored on the target hex, applied one at a time (the
+     * owner picks between two tied units), and the simultaneous hits on the
+     * attacker, applied after them */
+    uint8_t hits_left, back;
+    int8_t tot_hits, dsp_after; /* dsp_after: the decision the retreat answered */
+    /* H&M 8 Displacement waiting for its owner's decisions: unit retreats
+     * from `from` into `to`; dsp_pick is the friendly unit making room */
+    int16_t dsp_unit, dsp_to, dsp_from, dsp_pick;
     int8_t r1_retreat; /* 15 Retreat in R1 Fire: 1 the attacker must retreat, 2 it did */
     int8_t pad2_;
     int16_t lead; /* 15 Leaders in Combat: the leader rolling with the attacker, -1 */
     int8_t r1;    /* 15 Combat at R1: 0 not used, 1 the attacker fires first, 2 the defenders */
     int8_t r1_skip, r1_bonus, r1_done;
     int8_t att_hits, att_miss, att_need, att_drm; /* the attacker's roll, for 15 Leader Re-Rolls */
-    int16_t pad3_;
+    int8_t bad[2]; /* 13 Disorderly Retreat: failed morale with a roll >= 2 x MP */
 } hm_combat;
+
+/* 15 Random Events (events.c): the result the active player holds this
+ * player turn, and what lasts. Unit fields are -1 for none. */
+#define HM_MAX_OVERRIDES 4 /* swamp tiles that result 2 may place */
+typedef struct hm_revents {
+    int8_t held;      /* 5, 6, 7, 9, 10, 11, 12 until used or the turn ends; 0 none */
+    int8_t armed;     /* 6 or 10: for the fire combat of the action in progress */
+    int16_t die_unit; /* 7: rolls one extra combat die for the rest of the turn */
+    int16_t ctl;      /* 12: the enemy unit acting for the active player now */
+    int16_t frozen;   /* 8: may not be activated during its side's next turn */
+    int16_t weather;  /* 4: Bad Weather through this game turn (0: none) */
+    int8_t cannon[2]; /* 3: the DRM on every combat die of this side's Cannon */
+    int8_t swamps;    /* 2: unused swamp tiles left (scenario "swamp_tiles") */
+    int8_t nover;     /* 2: placed tiles: hex over_hex[i] is terrain over_t[i] */
+    int16_t over_hex[HM_MAX_OVERRIDES];
+    int8_t over_t[HM_MAX_OVERRIDES];
+} hm_revents;
 
 enum { HV_NONE, HV_WIN, HV_TIME, HV_BOTH_LOSE };
 
@@ -251,6 +294,7 @@ typedef struct hm_state {
     int8_t ac_lost[2]; /* the side's AC was eliminated: AC Replacement (H&M 9) */
     int8_t rerolls[2]; /* 15 Leader Re-Rolls left (lost with the AC) */
     int16_t lic;       /* 15 Leaders in Combat: the leader for the next combat, -1 */
+    hm_revents rev;    /* 15 Random Events (events.c) */
     hm_move mv;
     hm_combat cb;
     hm_unit u[MK_MAX_UNITS];
@@ -300,6 +344,17 @@ void hm_ac_attempt(hm_state *s, const mk_scenario *sc, mk_events *ev);
 int hm_store_max(const hm_state *s, const mk_scenario *sc);
 
 /* move.c */
+#define HM_REACH_MAX 768 /* (hex, facing) states: 91 hexes within 5 x 6 facings fit */
+typedef struct hm_reach {
+    int n, nstart; /* states; the first nstart are the unit's own hex */
+    int16_t hex[HM_REACH_MAX], parent[HM_REACH_MAX];
+    int8_t depth[HM_REACH_MAX], face[HM_REACH_MAX];
+} hm_reach;
+void hm_reach_find(const hm_state *s, const mk_scenario *sc, int unit, uint16_t start, int maxlen,
+                   bool charge, hm_reach *r);
+int hm_reach_path(const hm_reach *r, int i, int16_t *path);
+uint16_t hm_move_mask(const hm_state *s, const mk_scenario *sc, int unit, bool form_first);
+bool hm_face_prompt(hm_state *s, const mk_scenario *sc, int unit, uint16_t mask);
 int hm_legal_moves(const hm_state *s, const mk_scenario *sc, mk_action *out, int n, int cap);
 int hm_move_start(hm_state *s, const mk_scenario *sc, const mk_action *a, mk_events *ev);
 void hm_move_run(hm_state *s, const mk_scenario *sc, mk_events *ev);
@@ -315,6 +370,8 @@ void hm_combat_start(hm_state *s, const mk_scenario *sc, int kind, int unit, int
                      mk_events *ev);
 void hm_combat_run(hm_state *s, const mk_scenario *sc, mk_events *ev);
 int hm_choices(const hm_state *s, const mk_scenario *sc, mk_action *out, int cap);
+int hm_displace_options(const hm_state *s, const mk_scenario *sc, int unit, int to, int from,
+                        int pick, int16_t *out);
 void hm_choose(hm_state *s, const mk_scenario *sc, const mk_action *a, mk_events *ev);
 int hm_add_variants(const hm_state *s, const mk_scenario *sc, const mk_action *a, int base,
                     mk_action *out, int n, int cap);
@@ -324,11 +381,50 @@ void hm_sk_fire_prompt(hm_state *s, const mk_scenario *sc);
 int hm_roll(hm_state *s, const mk_scenario *sc, int unit, int col, int range, int need, int drm,
             int dice, const char *purpose, const char *rule, int target_hex, mk_events *ev,
             int *fives);
-bool hm_path_ok(const hm_state *s, const mk_scenario *sc, int unit, const int16_t *path, int npath,
-                int maxlen, bool charge);
+bool hm_path_ok(const hm_state *s, const mk_scenario *sc, const mk_action *a, int maxlen);
 int hm_activation(const hm_state *s, const mk_scenario *sc, int unit);
 bool hm_can_column(int kind);
 bool hm_held(const hm_state *s, const mk_scenario *sc, int unit);
 int hm_sk_move_options(const hm_state *s, const mk_scenario *sc, int unit, int16_t *out);
+
+/* events.c (15 Random Events; each answers "no effect" when nothing was rolled) */
+int hm_events_check_scenario(const mk_scenario *sc, mk_error *err);
+void hm_events_init(hm_state *s, const mk_scenario *sc);
+int hm_terrain(const hm_state *s, const mk_scenario *sc, int hex); /* placed tiles included */
+int hm_ctl_side(const hm_state *s, const mk_scenario *sc, int unit);
+bool hm_event_frozen(const hm_state *s, int unit);
+int hm_move_rate(const hm_state *s, const mk_scenario *sc, int unit);
+int hm_event_dice(const hm_state *s, const mk_scenario *sc, int unit, int col, int n);
+int hm_event_drm(const hm_state *s, const mk_scenario *sc, int unit);
+bool hm_event_take(hm_state *s, int result);
+bool hm_event_roll(hm_state *s, const mk_scenario *sc, mk_events *ev);
+void hm_event_turn_end(hm_state *s, const mk_scenario *sc, mk_events *ev);
+int hm_event_choices(const hm_state *s, const mk_scenario *sc, mk_action *out, int cap);
+void hm_event_choose(hm_state *s, const mk_scenario *sc, const mk_action *a, int p, mk_events *ev);
+int hm_event_legal(const hm_state *s, const mk_scenario *sc, mk_action *out, int n, int cap);
+void hm_event_use(hm_state *s, const mk_scenario *sc, const mk_action *l, mk_events *ev);
+void hm_event_settle(hm_state *s);
+void hm_event_json(const hm_state *s, const mk_scenario *sc, json_t *o);
+
+/* facing.c (13 Facing; every function answers "front" when hm.facing is off) */
+enum { HM_FRONT, HM_FLANK, HM_REAR };
+int hm_face_deg(int f);                            /* 0-11 -> degrees */
+int hm_face_dir_angle(int dir);                    /* hex direction 0-5 (E..NE) -> 0-11 */
+bool hm_face_column(int f);                        /* a vertex: Column */
+int hm_face_clicks(int kind);                      /* 60-degree clicks on entering a hex, 6: any */
+uint16_t hm_face_turns(uint16_t mask, int clicks); /* the facings within clicks of mask */
+uint16_t hm_face_parity(const hm_state *s, const mk_scenario *sc, int unit, bool column);
+bool hm_face_front_of(int f, const mk_scenario *sc, int from, int to);
+int hm_face_aspect_of(int f, const mk_scenario *sc, int hex, int from);
+bool hm_front(const hm_state *s, const mk_scenario *sc, int unit, int to);
+int hm_aspect(const hm_state *s, const mk_scenario *sc, int unit, int from);
+uint16_t hm_face_step(const hm_state *s, const mk_scenario *sc, int unit, uint16_t mask, int from,
+                      int to);
+uint16_t hm_face_path(const hm_state *s, const mk_scenario *sc, int unit, uint16_t mask,
+                      const int16_t *path, int npath);
+int hm_face_toward(const mk_scenario *sc, uint16_t mask, int hex, int target, int prefer);
+int hm_face_away(const mk_scenario *sc, bool column, int hex, int from, int prefer);
+int hm_face_default(const mk_scenario *sc, int unit, bool column);
+void hm_face_set(hm_state *s, int unit, int f);
 
 #endif

@@ -19,42 +19,121 @@ bool hm_held(const hm_state *s, const mk_scenario *sc, int unit)
     return s->turn <= s->hold_turns[side] && ((s->hold_kinds[side] >> k) & 1u);
 }
 
-typedef struct reach {
-    int n;
-    int16_t hex[64], parent[64];
-    int8_t depth[64];
-} reach;
+/* The facings a move of unit starts with (13 Facing): its own; after a
+ * formation change first (13 Line & Column), either facing 30 degrees
+ * away, of the other parity. Without hm.facing a dummy mask of one bit. */
+uint16_t hm_move_mask(const hm_state *s, const mk_scenario *sc, int unit, bool form_first)
+{
+    if (!HM_OPT(s, HO_FACING) || !hm_is_unit(sc->units[unit].kind))
+        return 1;
+    int f = s->u[unit].facing;
+    if (!form_first)
+        return (uint16_t)(1u << f);
+    return (uint16_t)((1u << ((f + 1) % 12)) | (1u << ((f + 11) % 12)));
+}
 
-/* Hexes unit can reach in up to maxlen steps (H&M 7): never into enemy
- * units, never breaking stacking even in passing, stopping on entering
- * stop terrain. */
-static void reach_find(const hm_state *s, const mk_scenario *sc, int unit, int maxlen, reach *r)
+/* States (hex, facing) unit can reach in up to maxlen steps, breadth
+ * first from the facings of `start` (H&M 7): never into enemy units, never
+ * breaking stacking even in passing, stopping on entering stop terrain (a
+ * charge never enters it, H&M 8), never back into its own hex; under 13
+ * Facing each step goes into a frontal hex and the unit may then turn
+ * within its clicks. Without hm.facing one state per hex (facing 0). */
+void hm_reach_find(const hm_state *s, const mk_scenario *sc, int unit, uint16_t start, int maxlen,
+                   bool charge, hm_reach *r)
 {
     const mk_grid *g = &sc->map.grid;
-    r->n = 1;
-    r->hex[0] = s->u[unit].hex;
-    r->parent[0] = -1;
-    r->depth[0] = 0;
+    bool facing = HM_OPT(s, HO_FACING) && hm_is_unit(sc->units[unit].kind);
+    int home = s->u[unit].hex, clicks = hm_face_clicks(sc->units[unit].kind);
+    uint16_t seen[HM_MAX_HEX];
+    memset(seen, 0, sizeof seen);
+    r->n = 0;
+    for (int f = 0; f < 12 && r->n < HM_REACH_MAX; f++) {
+        if (!((start >> f) & 1) || (!facing && r->n > 0))
+            continue;
+        r->hex[r->n] = (int16_t)home;
+        r->parent[r->n] = -1;
+        r->depth[r->n] = 0;
+        r->face[r->n] = (int8_t)(facing ? f : 0);
+        r->n++;
+    }
+    r->nstart = r->n;
     for (int i = 0; i < r->n; i++) {
-        if (r->depth[i] >= maxlen || (i > 0 && hm_fx(s, sc, r->hex[i])->stop))
+        if (r->depth[i] >= maxlen || (i >= r->nstart && hm_fx(s, sc, r->hex[i])->stop))
             continue;
         mk_hex nb[6];
         mk_hex_neighbors(g, (mk_hex)r->hex[i], nb);
         for (int d = 0; d < 6; d++) {
             int h = nb[d];
-            if (h < 0)
+            if (h < 0 || h == home || (charge && hm_fx(s, sc, h)->stop) ||
+                !hm_can_stack(s, sc, unit, h, -1))
                 continue;
-            bool seen = false;
-            for (int j = 0; j < r->n && !seen; j++)
-                seen = r->hex[j] == h;
-            if (seen || r->n >= 64 || !hm_can_stack(s, sc, unit, h, -1))
-                continue;
-            r->hex[r->n] = (int16_t)h;
-            r->parent[r->n] = (int16_t)i;
-            r->depth[r->n] = (int8_t)(r->depth[i] + 1);
-            r->n++;
+            uint16_t to = 1;
+            if (facing) {
+                if (!hm_face_front_of(r->face[i], sc, r->hex[i], h))
+                    continue;
+                to = hm_face_turns((uint16_t)(1u << r->face[i]), clicks);
+            }
+            for (int f = 0; f < 12 && r->n < HM_REACH_MAX; f++) {
+                if (!((to >> f) & 1) || ((seen[h] >> f) & 1) || (!facing && seen[h]))
+                    continue;
+                seen[h] |= (uint16_t)(1u << f);
+                r->hex[r->n] = (int16_t)h;
+                r->parent[r->n] = (int16_t)i;
+                r->depth[r->n] = (int8_t)(r->depth[i] + 1);
+                r->face[r->n] = (int8_t)f;
+                r->n++;
+            }
         }
     }
+}
+
+/* The path to state i of r (the hexes entered, in order), or -1 if it
+ * passes a hex twice (hm_path_ok refuses that). */
+int hm_reach_path(const hm_reach *r, int i, int16_t *path)
+{
+    int d = r->depth[i];
+    if (d < 1 || d > MK_PATH_MAX)
+        return -1;
+    for (int j = i, q = d - 1; j >= r->nstart && q >= 0; j = r->parent[j], q--)
+        path[q] = r->hex[j];
+    for (int a = 0; a < d; a++)
+        for (int b = 0; b < a; b++)
+            if (path[a] == path[b])
+                return -1;
+    return d;
+}
+
+/* Lists one move (or formation change with a path) per hex reached,
+ * along the first path found to it (a shortest one). */
+static int list_reach(const hm_state *s, const mk_scenario *sc, const hm_reach *r,
+                      const mk_action *proto, int mr, int cost, mk_action *out, int n, int cap)
+{
+    uint8_t listed[HM_MAX_HEX];
+    memset(listed, 0, sizeof listed);
+    int u = proto->unit;
+    for (int i = r->nstart; i < r->n && n < cap; i++) {
+        mk_action a = *proto;
+        if (listed[r->hex[i]])
+            continue;
+        int np = hm_reach_path(r, i, a.path);
+        if (np < 1)
+            continue;
+        listed[r->hex[i]] = 1;
+        a.target = r->hex[i];
+        a.npath = (uint8_t)np;
+        if (np > mr) { /* 15 Leader Bonus Movement: the extra hex */
+            a.flags |= HF_BONUS;
+            if (n < cap && s->ch.cost_move <= s->cap) {
+                out[n] = a;
+                out[n].flags |= hm_activation(s, sc, u) == 2 ? HF_SECOND : 0;
+                out[n].cost = (uint8_t)s->ch.cost_move;
+                n++;
+            }
+            continue;
+        }
+        n = hm_add_variants(s, sc, &a, cost, out, n, cap);
+    }
+    return n;
 }
 
 /* 13 Line & Column: Horsemen, Infantry and Militia may be in Column. */
@@ -67,7 +146,8 @@ bool hm_can_column(int kind)
  * (15 Second Order). */
 int hm_activation(const hm_state *s, const mk_scenario *sc, int unit)
 {
-    if (s->u[unit].hex < 0 || sc->units[unit].side != s->active)
+    if (s->u[unit].hex < 0 || hm_ctl_side(s, sc, unit) != s->active ||
+        hm_event_frozen(s, unit)) /* 15 Random Events 12, 8 */
         return 0;
     if (s->u[unit].acts == 0)
         return 1;
@@ -138,9 +218,8 @@ int hm_legal_moves(const hm_state *s, const mk_scenario *sc, mk_action *out, int
             mk_hex nb[6];
             mk_hex_neighbors(&sc->map.grid, (mk_hex)s->u[u].hex, nb);
             for (int d = 0; d < 6 && n < cap && 2 <= s->cap; d++) {
-                int h = nb[d];
-                if (h < 0 || sc->map.terrain[h] == HT_SWAMP || sc->map.terrain[h] == HT_RIVER ||
-                    !hm_can_stack(s, sc, u, h, -1))
+                int h = nb[d], t = hm_terrain(s, sc, h);
+                if (h < 0 || t == HT_SWAMP || t == HT_RIVER || !hm_can_stack(s, sc, u, h, -1))
                     continue;
                 bool other_vp = false;
                 for (int j = 0; j < s->nunits; j++)
@@ -161,47 +240,42 @@ int hm_legal_moves(const hm_state *s, const mk_scenario *sc, mk_action *out, int
         }
         if (k == HK_VP || !hm_activation(s, sc, u) || hm_held(s, sc, u))
             continue;
-        int mr = s->ch.k[k].mr;
+        int mr = hm_move_rate(s, sc, u); /* 15 Random Events 4: Bad Weather */
         if (mr <= 0)
             continue;
         bool leader = k == HK_LEADER;
         if (leader && (s->u[u].flags & (HU_MOVED | HU_RALLIED)))
             continue;
-        reach r;
+        hm_reach r; /* on the stack: the AI calls legal() from several threads */
         bool bonus = false;
         if (HM_OPT(s, HO_LEADER_BONUS) && !leader && s->u[u].hex == s->u[u].start)
             for (int i = 0; i < s->nunits && !bonus; i++)
                 bonus = sc->units[i].kind == HK_LEADER && s->u[i].start == s->u[u].start &&
                         sc->units[i].side == s->active && s->u[i].nat == s->u[u].nat;
-        reach_find(s, sc, u, mr + (bonus ? 1 : 0), &r);
-        for (int i = 1; i < r.n && n < cap; i++) {
-            mk_action a;
-            memset(&a, 0, sizeof a);
-            a.type = HA_MOVE;
-            a.unit = (int16_t)u;
-            a.other = -1;
-            a.target = r.hex[i];
-            a.npath = (uint8_t)r.depth[i];
-            for (int j = i, d = r.depth[i] - 1; j > 0 && d >= 0; j = r.parent[j], d--)
-                a.path[d] = r.hex[j];
-            if (r.depth[i] > mr) { /* 15 Leader Bonus Movement: the extra hex */
-                if (r.depth[i] > MK_PATH_MAX)
-                    continue;
-                a.flags = HF_BONUS;
-                if (n < cap && s->ch.cost_move <= s->cap) {
-                    out[n] = a;
-                    out[n].flags |= hm_activation(s, sc, u) == 2 ? HF_SECOND : 0;
-                    out[n].cost = (uint8_t)s->ch.cost_move;
-                    n++;
-                }
-                continue;
-            }
-            n = hm_add_variants(s, sc, &a, leader ? 0 : s->ch.cost_move, out, n, cap);
-        }
-        if (HM_OPT(s, HO_LINE_COLUMN) && hm_can_column(k) && n < cap) { /* 13: in place */
-            mk_action a;
-            memset(&a, 0, sizeof a);
+        mk_action a;
+        memset(&a, 0, sizeof a);
+        a.type = HA_MOVE;
+        a.unit = (int16_t)u;
+        a.other = -1;
+        hm_reach_find(s, sc, u, hm_move_mask(s, sc, u, false), mr + (bonus ? 1 : 0), false, &r);
+        n = list_reach(s, sc, &r, &a, mr, leader ? 0 : s->ch.cost_move, out, n, cap);
+        if (HM_OPT(s, HO_LINE_COLUMN) && hm_can_column(k) && n < cap) {
+            /* 13 Line & Column: in place (with hm.facing: any facing of the
+             * new formation, chosen after) ... */
             a.type = HA_FORMATION;
+            a.target = -1;
+            n = hm_add_variants(s, sc, &a, s->ch.cost_move, out, n, cap);
+            /* ... or for one point of movement of a longer move: first or last */
+            for (int first = 1; first >= 0 && mr >= 2; first--) {
+                a.flags = first ? HF_FORM_FIRST : 0;
+                hm_reach_find(s, sc, u, hm_move_mask(s, sc, u, first), mr - 1, false, &r);
+                n = list_reach(s, sc, &r, &a, mr - 1, s->ch.cost_move, out, n, cap);
+            }
+        }
+        if (HM_OPT(s, HO_FACING) && !leader && hm_face_clicks(k) > 0 && n < cap) {
+            /* 13 Facing: a Move activation that turns in place */
+            memset(&a, 0, sizeof a);
+            a.type = HA_FACE;
             a.unit = (int16_t)u;
             a.other = a.target = -1;
             n = hm_add_variants(s, sc, &a, s->ch.cost_move, out, n, cap);
@@ -221,7 +295,7 @@ static int ambushers(const hm_state *s, const mk_scenario *sc, int mover, int he
             continue;
         if (!((hm_class(k) == HC_LIGHT && k != HK_MILITIA) || k == HK_HUSSAR))
             continue;
-        int t = sc->map.terrain[h];
+        int t = hm_terrain(s, sc, h);
         if (t != HT_WOODS && t != HT_HILL && t != HT_SWAMP)
             continue;
         if (mk_hex_distance(&sc->map.grid, (mk_hex)h, (mk_hex)hex) == 1 && n < 4)
@@ -237,6 +311,60 @@ int hm_ambush_options(const hm_state *s, const mk_scenario *sc, int16_t *out)
     return ambushers(s, sc, s->mv.unit, s->u[s->mv.unit].hex, out);
 }
 
+/* The facing of mask nearest to prefer (ties: the lower). */
+static int mask_pick(uint16_t mask, int prefer)
+{
+    int best = -1, bd = 99;
+    for (int f = 0; f < 12; f++) {
+        int d = (f - prefer + 24) % 12;
+        d = d > 6 ? 12 - d : d;
+        if (((mask >> f) & 1) && d < bd) {
+            bd = d;
+            best = f;
+        }
+    }
+    return best;
+}
+
+/* 13 Facing: unit may now hold any facing of mask. One: it takes it. More:
+ * its owner chooses (HP_FACE); meanwhile it shows the nearest one of the
+ * right formation. Returns true if a decision is now pending. */
+bool hm_face_prompt(hm_state *s, const mk_scenario *sc, int unit, uint16_t mask)
+{
+    if (!HM_OPT(s, HO_FACING) || !hm_is_unit(sc->units[unit].kind) || s->u[unit].hex < 0 || !mask)
+        return false;
+    int cur = s->u[unit].facing;
+    if (!(mask & (mask - 1))) {
+        hm_face_set(s, unit, mask_pick(mask, cur));
+        return false;
+    }
+    if (!(mask & (hm_face_column(cur) ? 0x555 : 0xaaa)))
+        hm_face_set(s, unit, mask_pick(mask, cur));
+    s->mv.unit = (int16_t)unit;
+    s->mv.fmask = mask;
+    s->pending = HP_FACE;
+    s->decider = (int8_t)hm_ctl_side(s, sc, unit); /* its owner, or 15 Random Events 12 */
+    s->to_move = s->decider;
+    return true;
+}
+
+/* 13 Line & Column: a formation change inside a move ("one point of
+ * movement"); under Facing the counter turns 30 degrees either way. */
+static void change_formation(hm_state *s, const mk_scenario *sc, int u, mk_events *ev)
+{
+    s->u[u].column = (int8_t)!s->u[u].column;
+    if (HM_OPT(s, HO_FACING)) {
+        s->mv.fmask = (uint16_t)(((s->mv.fmask << 1) | (s->mv.fmask >> 1) | (s->mv.fmask << 11) |
+                                  (s->mv.fmask >> 11)) &
+                                 (s->u[u].column ? 0x555 : 0xaaa));
+        hm_face_set(s, u, mask_pick(s->mv.fmask, s->u[u].facing));
+    }
+    mk_event *f = mk_events_add(ev, "formation");
+    f->unit = (int16_t)u;
+    f->text = s->u[u].column ? "column" : "line";
+    f->rule = "H&M 13 Line & Column: one point of movement";
+}
+
 /* Carries the move in progress on, hex by hex, pausing for an ambush. */
 void hm_move_run(hm_state *s, const mk_scenario *sc, mk_events *ev)
 {
@@ -248,11 +376,18 @@ void hm_move_run(hm_state *s, const mk_scenario *sc, mk_events *ev)
         e->from = s->u[u].hex;
         e->to = (int16_t)to;
         e->rule = m->kind == HA_CHARGE ? "H&M 8 Charge Combat" : "H&M 7";
+        if (HM_OPT(s, HO_FACING) && hm_is_unit(sc->units[u].kind)) {
+            /* 13 Facing: through a frontal hex, then a turn within its clicks */
+            int dir = mk_hex_direction(&sc->map.grid, (mk_hex)s->u[u].hex, (mk_hex)to);
+            m->fmask = hm_face_step(s, sc, u, m->fmask, s->u[u].hex, to);
+            if (!((m->fmask >> s->u[u].facing) & 1))
+                hm_face_set(s, u, mask_pick(m->fmask, dir >= 0 ? hm_face_dir_angle(dir) : 0));
+        }
         hm_enter(s, sc, u, to, ev);
         m->idx++;
         /* 13 Line Formation & Terrain: a unit in Line at 2+ MP entering a terrain tile */
         if (HM_OPT(s, HO_LINE_TERRAIN) && hm_is_unit(sc->units[u].kind) && !s->u[u].column &&
-            s->u[u].mp >= 2 && sc->map.terrain[to] != HT_CLEAR &&
+            s->u[u].mp >= 2 && hm_terrain(s, sc, to) != HT_CLEAR &&
             !hm_morale(s, sc, u, 0, 0, NULL, "line_terrain", ev, NULL, NULL))
             hm_hit(s, sc, u, "H&M 13 Line Formation & Terrain", ev);
         int16_t amb[4];
@@ -274,9 +409,20 @@ void hm_move_run(hm_state *s, const mk_scenario *sc, mk_events *ev)
         }
         return;
     }
-    if (m->kind == HA_CHARGE)
+    if (m->kind == HA_CHARGE) {
+        if (HM_OPT(s, HO_FACING)) { /* 13 Facing: it ends facing its target */
+            int f = hm_face_toward(sc, m->fmask, s->u[u].hex, m->target, s->u[u].facing);
+            if (f >= 0)
+                hm_face_set(s, u, f);
+        }
         hm_combat_start(s, sc, HA_CHARGE, u, m->target, ev);
-    else if (m->kind == HA_SKIRMISH && s->sk_unit == u)
+        return;
+    }
+    if (m->kind == HA_FORMATION) /* 13 Line & Column: the change comes last */
+        change_formation(s, sc, u, ev);
+    if (hm_face_prompt(s, sc, u, m->fmask))
+        return; /* the skirmish fire (if any) comes after the choice */
+    if (m->kind == HA_SKIRMISH && s->sk_unit == u)
         hm_sk_fire_prompt(s, sc);
 }
 
@@ -329,10 +475,12 @@ int hm_move_start(hm_state *s, const mk_scenario *sc, const mk_action *a, mk_eve
     m->npath = a->npath;
     for (int i = 0; i < a->npath; i++)
         m->path[i] = a->path[i];
-    if (sc->units[a->unit].kind == HK_LEADER)
-        s->u[a->unit].flags |= HU_MOVED;
-    else
-        s->u[a->unit].flags |= HU_MOVED;
+    s->u[a->unit].flags |= HU_MOVED;
+    m->fmask = hm_move_mask(s, sc, a->unit, false);
+    if (a->type == HA_FORMATION && (a->flags & HF_FORM_FIRST)) {
+        change_formation(s, sc, a->unit, ev); /* 13 Line & Column: first */
+        m->kind = HA_MOVE;
+    }
     hm_move_run(s, sc, ev);
     return 0;
 }
@@ -358,41 +506,27 @@ int hm_retreat_options(const hm_state *s, const mk_scenario *sc, int unit, int f
             out[n++] = (int16_t)h;
             continue;
         }
-        /* displacement: a friendly unit in h that can retreat on */
-        for (int j = 0; j < s->nunits; j++) {
-            if (s->u[j].hex != h || !hm_is_unit(sc->units[j].kind) || j == unit)
-                continue;
-            if (!hm_can_stack(s, sc, unit, h, j))
-                continue;
-            int m = 0;
-            mk_hex nb2[6];
-            mk_hex_neighbors(g, (mk_hex)h, nb2);
-            int d1 = mk_hex_distance(g, (mk_hex)h, (mk_hex)from);
-            for (int q = 0; q < 6; q++) {
-                int h2 = nb2[q];
-                if (h2 < 0 || h2 == hex || mk_hex_distance(g, (mk_hex)h2, (mk_hex)from) <= d1 ||
-                    hm_enemy_units_in(s, sc, h2, side) || !hm_can_stack(s, sc, j, h2, -1))
-                    continue;
-                m++;
-            }
-            if (m > 0) {
-                out[n++] = (int16_t)h;
-                break;
-            }
-        }
+        /* displacement: a friendly unit in h that can retreat on (H&M 8) */
+        int16_t who[MK_MAX_UNITS];
+        if (hm_displace_options(s, sc, unit, h, from, -1, who) > 0)
+            out[n++] = (int16_t)h;
     }
     return n;
 }
 
-/* Is path a way for unit to its end hex (H&M 7: adjacent steps, stacking
- * kept in passing, no enemy units, stop terrain only as the last hex; for a
- * charge (H&M 8) no stop terrain at all), at most maxlen hexes? legal()
- * lists one shortest path per destination; any other valid path to the
- * same hex is the same choice. */
-bool hm_path_ok(const hm_state *s, const mk_scenario *sc, int unit, const int16_t *path, int npath,
-                int maxlen, bool charge)
+/* Is the path of a (a move, a formation change with a path, a charge) a
+ * way for its unit to its end hex (H&M 7: adjacent steps, stacking kept in
+ * passing, no enemy units, stop terrain only as the last hex; for a charge
+ * (H&M 8) no stop terrain at all; 13 Facing: each step through a frontal
+ * hex, turns within the clicks, a charge ending with its target in front),
+ * at most maxlen hexes? legal() lists one shortest path per destination;
+ * any other valid path to the same hex is the same choice. */
+bool hm_path_ok(const hm_state *s, const mk_scenario *sc, const mk_action *a, int maxlen)
 {
     const mk_grid *g = &sc->map.grid;
+    int unit = a->unit, npath = a->npath;
+    const int16_t *path = a->path;
+    bool charge = a->type == HA_CHARGE;
     if (npath < 1 || npath > maxlen || npath > MK_PATH_MAX)
         return false;
     int at = s->u[unit].hex;
@@ -408,5 +542,11 @@ bool hm_path_ok(const hm_state *s, const mk_scenario *sc, int unit, const int16_
                 return false;
         at = h;
     }
-    return true;
+    uint16_t mask = /* 13 Facing */
+        hm_move_mask(s, sc, unit, a->type == HA_FORMATION && (a->flags & HF_FORM_FIRST));
+    mask = hm_face_path(s, sc, unit, mask, path, npath);
+    if (!mask)
+        return false;
+    return !charge || !HM_OPT(s, HO_FACING) || a->target < 0 ||
+           hm_face_toward(sc, mask, path[npath - 1], a->target, 0) >= 0;
 }

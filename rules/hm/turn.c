@@ -98,6 +98,8 @@ void hm_turn_begin(hm_state *s, const mk_scenario *sc, mk_events *ev)
     t->side = (int16_t)side;
     t->value = s->turn;
     t->points = s->cap;
+    if (hm_event_roll(s, sc, ev))
+        return; /* 15 Random Events: a decision first; hm_event_choose goes on */
     if (s->ac[side] < 0 && s->ac_lost[side])
         hm_ac_attempt(s, sc, ev);
 }
@@ -163,6 +165,7 @@ void hm_victory_check(hm_state *s, const mk_scenario *sc, bool last, mk_events *
 void hm_end_turn(hm_state *s, const mk_scenario *sc, int store, mk_events *ev)
 {
     int side = s->active;
+    hm_event_turn_end(s, sc, ev); /* 15 Random Events: an unused result is lost */
     if (store > 0) {
         s->stored[side] = (int8_t)store;
         mk_event *e = mk_events_add(ev, "store");

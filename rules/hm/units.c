@@ -48,8 +48,7 @@ const char *hm_unit_id(const mk_scenario *sc, int u)
 
 const hm_terrain_fx *hm_fx(const hm_state *s, const mk_scenario *sc, int hex)
 {
-    int t = hex >= 0 && hex < mk_grid_size(&sc->map.grid) ? sc->map.terrain[hex] : 0;
-    return &s->ch.t[t < HT_COUNT ? t : 0];
+    return &s->ch.t[hm_terrain(s, sc, hex)]; /* 15 Random Events 2: placed tiles */
 }
 
 /* The combat units in hex (any side); out may hold 2 (more only if the
@@ -388,6 +387,14 @@ bool hm_state_ok(const hm_state *s, const mk_scenario *sc, char *why, size_t n)
         }
         if (u->acts > 2) {
             snprintf(why, n, "%s activated %d times", sc->units[i].id, u->acts);
+            return false;
+        }
+        /* 13 Facing: a vertex exactly when in Column (Line & Column) */
+        if (HM_OPT(s, HO_FACING) &&
+            (u->facing < 0 || u->facing > 11 ||
+             hm_face_column(u->facing) != (HM_OPT(s, HO_LINE_COLUMN) && u->column))) {
+            snprintf(why, n, "%s: facing %d in %s (H&M 13)", sc->units[i].id, u->facing * 30,
+                     u->column ? "column" : "line");
             return false;
         }
     }
