@@ -70,6 +70,7 @@ static void game_now(sv_server *s, const char *id, uint64_t *hash, uint64_t *seq
     *hash = mk_game_hash(g->sess.game);
     *seq = g->seq;
     pthread_mutex_unlock(&g->lock);
+    sv_game_put(g);
 }
 
 /* The hash and seq the database holds for game id. */

@@ -1,6 +1,7 @@
 /* game.c - the games the server holds: the table, seats and tokens, one
  * change at a time under the game's own lock (checked, stored, published
- * to live watchers), and the AI seats' workers. */
+ * to live watchers), the AI seats' workers, and the janitor that unloads
+ * finished and idle games (they stay in the database). */
 #define _POSIX_C_SOURCE 200809L
 #include <fcntl.h>
 #include <stdio.h>
@@ -53,6 +54,8 @@ sv_game *sv_game_alloc(void)
     pthread_mutex_init(&g->lock, NULL);
     pthread_cond_init(&g->changed, NULL);
     g->last_side = -1;
+    atomic_init(&g->refs, 0);
+    atomic_init(&g->last_used, sv_now_ms());
     return g;
 }
 
@@ -72,22 +75,43 @@ void sv_game_free(sv_game *g)
     free(g);
 }
 
-void sv_games_add(sv_server *s, sv_game *g)
+/* Appends g to the table (games_lock held) with a reference for the
+ * caller; false (g untouched) when memory runs out. */
+static bool table_append(sv_server *s, sv_game *g)
 {
-    pthread_mutex_lock(&s->games_lock);
     if (s->ngames == s->cap) {
         int cap = s->cap ? s->cap * 2 : 64;
         sv_game **more = realloc(s->games, sizeof *more * (size_t)cap);
-        if (!more) {
-            pthread_mutex_unlock(&s->games_lock);
-            sv_game_free(g);
-            return;
-        }
+        if (!more)
+            return false;
         s->games = more;
         s->cap = cap;
     }
+    atomic_fetch_add(&g->refs, 1);
     s->games[s->ngames++] = g;
+    return true;
+}
+
+sv_game *sv_games_add(sv_server *s, sv_game *g)
+{
+    pthread_mutex_lock(&s->games_lock);
+    bool ok = table_append(s, g);
     pthread_mutex_unlock(&s->games_lock);
+    if (!ok) {
+        sv_game_free(g);
+        return NULL;
+    }
+    return g;
+}
+
+void sv_game_put(sv_game *g)
+{
+    if (!g)
+        return;
+    /* last_used first: the janitor, once it sees no holder, sees the time
+     * the last one let go. */
+    atomic_store(&g->last_used, sv_now_ms());
+    atomic_fetch_sub(&g->refs, 1);
 }
 
 static bool valid_id(const char *id)
@@ -109,28 +133,102 @@ sv_game *sv_games_find(sv_server *s, const char *id)
     for (int i = 0; i < s->ngames && !found; i++)
         if (strcmp(s->games[i]->id, id) == 0)
             found = s->games[i];
-    if (!found) {
-        /* A finished game stays in the database only: bring it back. */
+    if (found) {
+        atomic_fetch_add(&found->refs, 1);
+    } else {
+        /* Not in memory (unloaded, or finished before this server started):
+         * the database has it. */
         sv_game **loaded = NULL;
         int n = sv_store_load(s, id, &loaded);
         for (int i = 0; i < n; i++) {
-            if (s->ngames == s->cap) {
-                int cap = s->cap ? s->cap * 2 : 64;
-                sv_game **more = realloc(s->games, sizeof *more * (size_t)cap);
-                if (!more) {
-                    sv_game_free(loaded[i]);
-                    continue;
-                }
-                s->games = more;
-                s->cap = cap;
+            if (found || !table_append(s, loaded[i])) {
+                sv_game_free(loaded[i]);
+                continue;
             }
-            s->games[s->ngames++] = loaded[i];
             found = loaded[i];
+            fprintf(stderr, "musket serve: game %s loaded from the database (%d in memory)\n",
+                    id, s->ngames);
+            /* An AI seat to move plays on, as at start-up (lock order:
+             * the table, then the game). */
+            pthread_mutex_lock(&found->lock);
+            sv_ai_kick(s, found);
+            pthread_mutex_unlock(&found->lock);
         }
         free(loaded);
     }
     pthread_mutex_unlock(&s->games_lock);
     return found;
+}
+
+int sv_games_sweep(sv_server *s, long long now)
+{
+    int n = 0;
+    pthread_mutex_lock(&s->games_lock);
+    for (int i = 0; i < s->ngames;) {
+        sv_game *g = s->games[i];
+        /* No holder: no request, stream or AI job has it, and none can
+         * take it while we hold the table (lifetime rule, server_int.h). */
+        bool unload = false;
+        const char *why = "";
+        if (atomic_load(&g->refs) == 0) {
+            long long idle = now - atomic_load(&g->last_used);
+            pthread_mutex_lock(&g->lock);
+            bool over = g->sess.game && mk_game_over(g->sess.game);
+            if (!g->ai_busy && over && idle >= s->keep_over_ms)
+                unload = true, why = "finished";
+            else if (!g->ai_busy && idle >= s->keep_idle_ms)
+                unload = true, why = "idle";
+            pthread_mutex_unlock(&g->lock);
+        }
+        if (!unload) {
+            i++;
+            continue;
+        }
+        s->games[i] = s->games[--s->ngames];
+        fprintf(stderr, "musket serve: game %s unloaded (%s; it stays in the database; %d in "
+                "memory)\n", g->id, why, s->ngames);
+        sv_game_free(g);
+        n++;
+    }
+    pthread_mutex_unlock(&s->games_lock);
+    return n;
+}
+
+static void *janitor(void *arg)
+{
+    sv_server *s = arg;
+    long long keep = s->keep_over_ms < s->keep_idle_ms ? s->keep_over_ms : s->keep_idle_ms;
+    long long period = keep / 4 < 1000 ? (keep / 4 > 50 ? keep / 4 : 50) : 1000;
+    pthread_mutex_lock(&s->janitor_lock);
+    while (!s->stopping) {
+        long long wake = sv_now_ms() + period;
+        struct timespec ts = {(time_t)(wake / 1000), (long)(wake % 1000) * 1000000};
+        pthread_cond_timedwait(&s->janitor_cond, &s->janitor_lock, &ts);
+        if (s->stopping)
+            break;
+        pthread_mutex_unlock(&s->janitor_lock);
+        sv_games_sweep(s, sv_now_ms());
+        pthread_mutex_lock(&s->janitor_lock);
+    }
+    pthread_mutex_unlock(&s->janitor_lock);
+    return NULL;
+}
+
+void sv_janitor_start(sv_server *s)
+{
+    s->janitor_on = pthread_create(&s->janitor, NULL, janitor, s) == 0;
+}
+
+void sv_janitor_stop(sv_server *s)
+{
+    if (!s->janitor_on)
+        return;
+    pthread_mutex_lock(&s->janitor_lock);
+    s->stopping = 1;
+    pthread_cond_broadcast(&s->janitor_cond);
+    pthread_mutex_unlock(&s->janitor_lock);
+    pthread_join(s->janitor, NULL);
+    s->janitor_on = false;
 }
 
 /* Compares two tokens in time that does not depend on where they differ. */
@@ -337,6 +435,9 @@ static void ai_queue(sv_server *s, sv_game *g, long long delay_ms)
     ai_job *j = calloc(1, sizeof *j);
     if (!j)
         return;
+    /* The job holds the game in memory until it has run (our caller holds
+     * a reference already, so this one may be taken without the table). */
+    atomic_fetch_add(&g->refs, 1);
     g->ai_busy = true;
     j->g = g;
     j->not_before = sv_now_ms() + delay_ms;
@@ -471,6 +572,7 @@ static void *ai_worker(void *arg)
         }
         pthread_mutex_unlock(&s->ai_lock);
         ai_step(s, job->g);
+        sv_game_put(job->g);
         free(job);
         pthread_mutex_lock(&s->ai_lock);
     }
@@ -497,6 +599,7 @@ void sv_ai_stop(sv_server *s)
     while (s->jobs) {
         ai_job *j = s->jobs;
         s->jobs = j->next;
+        sv_game_put(j->g);
         free(j);
     }
 }

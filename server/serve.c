@@ -28,12 +28,13 @@
 static void serve_usage(FILE *out)
 {
     fputs("usage: musket serve [--port N] [--bind ADDR] [--db PATH] [--web DIR]\n"
-          "                    [--ai-delay MS]\n"
+          "                    [--ai-delay MS] [--keep-finished S] [--keep-idle S]\n"
           "\n"
           "Serves the web page and the JSON API (docs/web.md) over HTTP, with the games\n"
           "kept in an SQLite database. Open http://ADDR:PORT/ in a browser. Games that\n"
-          "were not finished are brought back when the server starts. Stop it with\n"
-          "Ctrl-C (SIGINT) or SIGTERM.\n"
+          "were not finished are brought back when the server starts; finished and idle\n"
+          "games leave memory (not the database) and come back when asked for. Stop it\n"
+          "with Ctrl-C (SIGINT) or SIGTERM.\n"
           "\n"
           "options:\n"
           "  --port N       TCP port (default 8080)\n"
@@ -44,6 +45,10 @@ static void serve_usage(FILE *out)
           "  --web DIR      the page's files (default: the data folder's web/)\n"
           "  --ai-delay MS  pause before each computer move, so people can follow\n"
           "                 (default 300; 0 for tests)\n"
+          "  --keep-finished S  seconds a finished game stays in memory after its last\n"
+          "                 request or watcher (default 60)\n"
+          "  --keep-idle S  seconds any game stays in memory with no request, watcher\n"
+          "                 or computer move (default 3600)\n"
           "  --help         print this text\n",
           out);
 }
@@ -193,9 +198,9 @@ typedef struct sse_stream {
 } sse_stream;
 
 /* Content reader for /events: hands MHD the next update, waiting for one
- * (at most 15 s, then a comment line keeps the connection alive and finds
- * a closed one). The connection has its own thread, so waiting here blocks
- * no one else. */
+ * (at most keepalive_ms, 15 s by default, then a comment line keeps the
+ * connection alive and finds a closed one). The connection has its own
+ * thread, so waiting here blocks no one else. */
 static ssize_t sse_read(void *cls, uint64_t pos, char *buf, size_t max)
 {
     sse_stream *st = cls;
@@ -205,9 +210,8 @@ static ssize_t sse_read(void *cls, uint64_t pos, char *buf, size_t max)
         st->pending = NULL;
         st->len = st->off = 0;
         pthread_mutex_lock(&g->lock);
-        struct timespec until;
-        clock_gettime(CLOCK_REALTIME, &until);
-        until.tv_sec += 15;
+        long long wake = sv_now_ms() + st->s->keepalive_ms;
+        struct timespec until = {(time_t)(wake / 1000), (long)(wake % 1000) * 1000000};
         for (;;) {
             if (st->s->stopping) {
                 pthread_mutex_unlock(&g->lock);
@@ -255,16 +259,21 @@ static ssize_t sse_read(void *cls, uint64_t pos, char *buf, size_t max)
 static void sse_free(void *cls)
 {
     sse_stream *st = cls;
+    sv_game_put(st->g);   /* the stream held the game in memory */
     free(st->pending);
     free(st);
 }
 
+/* Takes over the caller's reference to g: the stream holds it until the
+ * connection ends (sse_free). */
 static enum MHD_Result serve_events(sv_server *s, struct MHD_Connection *c, sv_game *g,
                                     int seat)
 {
     sse_stream *st = calloc(1, sizeof *st);
-    if (!st)
+    if (!st) {
+        sv_game_put(g);
         return MHD_NO;
+    }
     st->s = s;
     st->g = g;
     /* The first message: the state now (or, after a reconnection with
@@ -294,6 +303,10 @@ static enum MHD_Result serve_events(sv_server *s, struct MHD_Connection *c, sv_g
     pthread_mutex_unlock(&g->lock);
     struct MHD_Response *r =
         MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 4096, sse_read, st, sse_free);
+    if (!r) {
+        sse_free(st);
+        return MHD_NO;
+    }
     MHD_add_response_header(r, "Content-Type", "text/event-stream");
     common_headers(r);
     MHD_add_response_header(r, "X-Accel-Buffering", "no");
@@ -516,10 +529,15 @@ static json_t *create_game(sv_server *s, const char *body, size_t len)
     json_object_set_new(out, "spectator_link", json_string(link));
     for (int i = 0; i < g->nseats; i++)
         json_array_append_new(json_object_get(out, "seats"), seat_info(g, i, true));
-    sv_games_add(s, g);
+    if (!sv_games_add(s, g)) {
+        /* It is stored: a later request loads it. */
+        json_decref(out);
+        return err_json("internal", "out of memory");
+    }
     pthread_mutex_lock(&g->lock);
     sv_ai_kick(s, g);
     pthread_mutex_unlock(&g->lock);
+    sv_game_put(g);
     return out;
 }
 
@@ -677,9 +695,15 @@ static json_t *body_json(const api_body *rq, json_t **out)
     return NULL;
 }
 
-/* /api/games/ID[/what]: token checks, then the game's lock. For the live
- * updates (/events), which need the connection, it sets *events_game and
- * *events_seat and answers NULL once the token is checked. */
+static json_t *game_request(sv_server *s, sv_game *g, bool post, const char *what,
+                            const char *token, const char *since, const api_body *rq,
+                            sv_game **events_game, int *events_seat);
+
+/* /api/games/ID[/what]: the route, the game (held in memory for the
+ * request), token checks, then the game's lock. For the live updates
+ * (/events), which need the connection, it sets *events_game (handing over
+ * its reference to the game) and *events_seat and answers NULL once the
+ * token is checked. */
 static json_t *game_route(sv_server *s, const char *method, const char *rest, const char *token,
                           const char *since, const api_body *rq,
                           sv_game **events_game, int *events_seat)
@@ -711,6 +735,16 @@ static json_t *game_route(sv_server *s, const char *method, const char *rest, co
     sv_game *g = sv_games_find(s, id);
     if (!g)
         return err_json("not_found", "no such game");
+    json_t *ans = game_request(s, g, post, what, token, since, rq, events_game, events_seat);
+    if (ans || !events_game || *events_game != g)
+        sv_game_put(g);
+    return ans;
+}
+
+static json_t *game_request(sv_server *s, sv_game *g, bool post, const char *what,
+                            const char *token, const char *since, const api_body *rq,
+                            sv_game **events_game, int *events_seat)
+{
     if (!token || !*token)
         return err_json("unauthorized",
                         "a seat or spectator token is needed (Authorization: Bearer TOKEN, or ?token=)");
@@ -964,6 +998,11 @@ int sv_server_init(sv_server *s, const char *dbpath, char *err, size_t errlen)
     pthread_mutex_init(&s->db_lock, NULL);
     pthread_mutex_init(&s->ai_lock, NULL);
     pthread_cond_init(&s->ai_cond, NULL);
+    pthread_mutex_init(&s->janitor_lock, NULL);
+    pthread_cond_init(&s->janitor_cond, NULL);
+    s->keep_over_ms = SV_KEEP_OVER_MS;
+    s->keep_idle_ms = SV_KEEP_IDLE_MS;
+    s->keepalive_ms = 15000;
     snprintf(s->web_dir, sizeof s->web_dir, "%s/web", mk_data_dir());
     return sv_store_open(s, dbpath, err, errlen);
 }
@@ -980,13 +1019,15 @@ void sv_server_free(sv_server *s)
     pthread_mutex_destroy(&s->db_lock);
     pthread_mutex_destroy(&s->ai_lock);
     pthread_cond_destroy(&s->ai_cond);
+    pthread_mutex_destroy(&s->janitor_lock);
+    pthread_cond_destroy(&s->janitor_cond);
 }
 
 int mk_cli_serve(int argc, char **argv)
 {
     long port = 8080;
     const char *bind = "127.0.0.1", *db = NULL, *web = NULL;
-    long delay = 300;
+    long delay = 300, keep_over = SV_KEEP_OVER_MS / 1000, keep_idle = SV_KEEP_IDLE_MS / 1000;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         bool has = i + 1 < argc;
@@ -1013,6 +1054,13 @@ int mk_cli_serve(int argc, char **argv)
                 fprintf(stderr, "musket serve: --ai-delay: '%s' is not 0-60000 ms\n", argv[i]);
                 return 2;
             }
+        } else if ((!strcmp(a, "--keep-finished") || !strcmp(a, "--keep-idle")) && has) {
+            long v = strtol(argv[++i], &end, 10);
+            if (*end || !*argv[i] || v < 0 || v > 30L * 24 * 3600) {
+                fprintf(stderr, "musket serve: %s: '%s' is not 0-2592000 seconds\n", a, argv[i]);
+                return 2;
+            }
+            *(!strcmp(a, "--keep-idle") ? &keep_idle : &keep_over) = v;
         } else {
             fprintf(stderr, "musket serve: unknown or incomplete option '%s' (see musket serve --help)\n", a);
             return 2;
@@ -1042,10 +1090,21 @@ int mk_cli_serve(int argc, char **argv)
     memset(s, 0, sizeof *s);
     s->rulesets = mk_rulesets(&s->nrulesets);
     s->ai_delay_ms = (int)delay;
+    s->keep_over_ms = keep_over * 1000LL;
+    s->keep_idle_ms = keep_idle * 1000LL;
+    s->keepalive_ms = 15000;
+    if (s->keepalive_ms > s->keep_over_ms / 2)
+        s->keepalive_ms = s->keep_over_ms / 2;
+    if (s->keepalive_ms > s->keep_idle_ms / 2)
+        s->keepalive_ms = s->keep_idle_ms / 2;
+    if (s->keepalive_ms < 500)
+        s->keepalive_ms = 500;
     pthread_mutex_init(&s->games_lock, NULL);
     pthread_mutex_init(&s->db_lock, NULL);
     pthread_mutex_init(&s->ai_lock, NULL);
     pthread_cond_init(&s->ai_cond, NULL);
+    pthread_mutex_init(&s->janitor_lock, NULL);
+    pthread_cond_init(&s->janitor_cond, NULL);
     if (web)
         snprintf(s->web_dir, sizeof s->web_dir, "%s", web);
     else
@@ -1080,16 +1139,18 @@ int mk_cli_serve(int argc, char **argv)
         sv_store_close(s);
         return 1;
     }
-    for (int i = 0; i < n; i++)
-        sv_games_add(s, loaded[i]);
-    free(loaded);
-
     sv_ai_start(s);
-    for (int i = 0; i < s->ngames; i++) {
-        pthread_mutex_lock(&s->games[i]->lock);
-        sv_ai_kick(s, s->games[i]);
-        pthread_mutex_unlock(&s->games[i]->lock);
+    for (int i = 0; i < n; i++) {
+        sv_game *g = sv_games_add(s, loaded[i]);
+        if (!g)
+            continue;
+        pthread_mutex_lock(&g->lock);
+        sv_ai_kick(s, g);
+        pthread_mutex_unlock(&g->lock);
+        sv_game_put(g);
     }
+    free(loaded);
+    sv_janitor_start(s);
     struct MHD_Daemon *d = MHD_start_daemon(
         flags, (uint16_t)port, NULL, NULL, handle, s, MHD_OPTION_EXTERNAL_LOGGER, log_mhd, NULL,
         MHD_OPTION_SOCK_ADDR, &addr, MHD_OPTION_NOTIFY_COMPLETED, completed, s,
@@ -1098,6 +1159,7 @@ int mk_cli_serve(int argc, char **argv)
     if (!d) {
         fprintf(stderr, "musket serve: cannot listen on %s port %ld: %s\n", bind, port,
                 strerror(errno));
+        sv_janitor_stop(s);
         sv_ai_stop(s);
         sv_store_close(s);
         return 1;
@@ -1110,6 +1172,7 @@ int mk_cli_serve(int argc, char **argv)
     int sig = 0;
     sigwait(&sigs, &sig);
     fprintf(stderr, "musket serve: stopping (signal %d)\n", sig);
+    sv_janitor_stop(s);
     sv_ai_stop(s);   /* sets stopping: live streams end at their next wake-up */
     pthread_mutex_lock(&s->games_lock);
     for (int i = 0; i < s->ngames; i++) {

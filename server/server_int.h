@@ -6,7 +6,16 @@
  * held while it is read or changed; the database has one mutex held only
  * around a statement or a transaction. A thread may take a game's lock and
  * then the database's, or the table's and then the database's; never the
- * other way round, and never two games at once. */
+ * other way round, and never two games at once.
+ *
+ * Lifetime: a game stays in memory while someone holds a reference to it
+ * (sv_game.refs: a request between sv_games_find and sv_game_put, a live
+ * update stream, a queued AI job). The janitor thread unloads a game that
+ * no one holds once it is finished and idle for keep_over_ms, or idle for
+ * keep_idle_ms; it stays in the database, and sv_games_find loads it again
+ * on demand. A reference is taken only under games_lock or by someone who
+ * already holds one, so a game seen with refs == 0 under games_lock has no
+ * other user and may be freed. */
 #ifndef MK_SERVER_INT_H
 #define MK_SERVER_INT_H
 
@@ -63,6 +72,9 @@ typedef struct sv_game {
     bool ai_busy;                     /* an AI job for this game is queued or running */
     bool broken;                      /* the store failed: refuse changes */
     char *record;                     /* the record last stored (JSON text, owned) */
+
+    atomic_int refs;                  /* holders (see "Lifetime" above) */
+    _Atomic long long last_used;      /* ms: when the last holder let go */
 } sv_game;
 
 typedef struct sv_server {
@@ -85,7 +97,23 @@ typedef struct sv_server {
     struct ai_job *jobs;
     pthread_t ai_threads[4];
     int nai_threads;
+
+    /* Unloading (the janitor): finished games idle this long (ms), and any
+     * game idle this long, leave memory; they stay in the database. */
+    long long keep_over_ms, keep_idle_ms;
+    /* A live update stream sends a comment line after this much silence:
+     * that is how a closed one is found, and lets go of its game. At most
+     * 15 s, and at most half the keep times (a closed watcher does not keep
+     * a game in memory much longer than the keep time). */
+    long long keepalive_ms;
+    pthread_mutex_t janitor_lock;
+    pthread_cond_t janitor_cond;
+    pthread_t janitor;
+    bool janitor_on;
 } sv_server;
+
+#define SV_KEEP_OVER_MS (60 * 1000LL)        /* default --keep-finished: 60 s */
+#define SV_KEEP_IDLE_MS (60 * 60 * 1000LL)   /* default --keep-idle: 1 hour */
 
 /* store.c: the SQLite database. Every function takes db_lock itself. */
 int sv_store_open(sv_server *s, const char *path, char *err, size_t errlen);
@@ -107,10 +135,25 @@ int sv_store_load(sv_server *s, const char *only_id, sv_game ***out);
 /* game.c: the games. */
 sv_game *sv_game_alloc(void);
 void sv_game_free(sv_game *g);
-/* Adds g to the table (which takes it over). */
-void sv_games_add(sv_server *s, sv_game *g);
-/* Finds a game by id, loading a finished one from the store when needed. */
+/* Adds g to the table (which takes it over) and returns it with a
+ * reference held for the caller (sv_game_put it), or NULL (g freed) when
+ * memory runs out. */
+sv_game *sv_games_add(sv_server *s, sv_game *g);
+/* Finds a game by id and takes a reference to it (the caller lets go with
+ * sv_game_put). A game not in memory (unloaded, or finished before the
+ * server started) is loaded from the store, and its AI seat, if one is to
+ * move, set to play. NULL if there is no such game. */
 sv_game *sv_games_find(sv_server *s, const char *id);
+/* Lets go of a reference taken by sv_games_find or sv_games_add. */
+void sv_game_put(sv_game *g);
+/* Unloads every game that no one holds and that is finished and idle for
+ * keep_over_ms, or idle for keep_idle_ms, at time now (ms). Returns how
+ * many it unloaded. The janitor calls it; tests may too. */
+int sv_games_sweep(sv_server *s, long long now);
+/* The janitor: a thread that sweeps about once a second (at most every
+ * quarter of the shorter keep time). */
+void sv_janitor_start(sv_server *s);
+void sv_janitor_stop(sv_server *s);
 /* Fills buf with n random hex digits from /dev/urandom (0, or -1). */
 int sv_random_hex(char *buf, int n);
 /* The seat index whose token this is, SV_SPECTATOR, or -1 (constant time

@@ -3,7 +3,8 @@
 # tokens (out of turn, stolen, missing, spectator), garbage and oversized
 # bodies, forced dice refused, two clients at once, live updates (SSE), the
 # SIGKILL crash test (restart: same hash, play goes on), AI seats playing a
-# game by themselves, and a load test of 50 games with parallel moves.
+# game by themselves, a load test of 50 games with parallel moves, and
+# finished and idle games leaving memory and coming back from the database.
 # Usage: tests/server.sh path/to/musket   (needs curl and jq)
 set -u
 musket=${1:?usage: tests/server.sh path/to/musket}
@@ -23,13 +24,14 @@ check() {  # check DESCRIPTION WANT GOT
   if [ "$2" = "$3" ]; then ok; else bad "$1: got '$3', wanted '$2'"; fi
 }
 
-# start_server DB: starts musket serve on a free port, waits until it answers.
+# start_server DB [OPTION...]: starts musket serve on a free port, waits
+# until it answers. Its messages go on into $tmp/start.log.
 start_server() {
   local db=$1 try
   for try in 1 2 3 4 5; do
     port=$((18000 + ($$ + try * 131) % 1000))
     : >"$tmp/start.log"
-    "$musket" serve --port "$port" --db "$db" --ai-delay 0 2>"$tmp/start.log" &
+    "$musket" serve --port "$port" --db "$db" --ai-delay 0 "${@:2}" 2>"$tmp/start.log" &
     pid=$!
     # Ours is up once it says where it listens (not just any server on the port).
     for _ in $(seq 100); do
@@ -275,6 +277,77 @@ else
   check "load: no request failed" 0 "$fails"
   check "load: no action lost" 0 "$lost"
 fi
+
+# --- unloading: finished and idle games leave memory, not the database ---------------
+# A server that keeps a finished game 1 s and any game 3 s after its last
+# request, watcher or computer move.
+stop_server
+start_server "$tmp/a.db" --keep-finished 1 --keep-idle 3
+# wait_log PATTERN SECONDS: true once the server's log has PATTERN.
+wait_log() {
+  local i
+  for i in $(seq $(($2 * 10))); do grep -q "$1" "$tmp/start.log" && return 0; sleep 0.1; done
+  return 1
+}
+state_of() { api GET "/api/games/$game/state" "" "$spec" >/dev/null; echo "$(out .state.hash) $(out .seq)"; }
+new_game '{"american": {"ai": "random"}, "british": {"ai": "random"}}'
+for _ in $(seq 100); do
+  api GET "/api/games/$game/state" "" "$spec" >/dev/null
+  [ "$(out .state.over)" = true ] && break
+  sleep 0.1
+done
+check "unload: the computers' game ended" true "$(out .state.over)"
+done_state=$(state_of)
+wait_log "game $game unloaded (finished" 8 && ok || bad "a finished game is unloaded"
+check "unload: the finished game is read back" 200 "$(api GET "/api/games/$game/state" "" "$spec")"
+check "unload: same hash and seq" "$done_state" "$(echo "$(out .state.hash) $(out .seq)")"
+grep -q "game $game loaded from the database" "$tmp/start.log" && ok || bad "the game was loaded back from the database"
+check "unload: its record" 200 "$(api GET "/api/games/$game/record" "" "$tok_a")"
+check "unload: its replay" true "$(api GET "/api/games/$game/replay" "" "$spec" >/dev/null; out .hash_matches)"
+check "unload: its log" "$(echo "$done_state" | cut -d' ' -f2)" "$(api GET "/api/games/$game/log" "" "$spec" >/dev/null; out '.log | length')"
+
+# A game in progress with a watcher stays; once the watcher leaves, it goes.
+new_game '{"american": "human", "british": "human"}' 13
+for _ in $(seq 4); do play_one "$(token_to_move)" >/dev/null; done
+# Last, a move (no dice): the seat that made it may take it back. (Play on
+# at random until the seat to move has one.)
+for _ in $(seq 20); do
+  mover=$(token_to_move)
+  api GET "/api/games/$game/legal" "" "$mover" >/dev/null
+  move=$(out '[.actions[] | select(.type == "move")][0]')
+  [ "$move" != null ] && break
+  play_one "$mover" >/dev/null
+done
+check "unload: a move before going idle" 200 "$(api POST "/api/games/$game/act" "{\"action\": $move}" "$mover")"
+idle_state=$(state_of)
+curl -s -N --max-time 5 "$base/api/games/$game/events?token=$spec" >"$tmp/sse2" &
+sse=$!
+sleep 4.5
+grep -q "game $game unloaded" "$tmp/start.log" && bad "a watched game was unloaded" || ok
+wait $sse
+wait_log "game $game unloaded (idle" 8 && ok || bad "an idle game is unloaded once no one watches it"
+check "unload: the idle game comes back as it was" "$idle_state" "$(state_of)"
+check "unload: the last move can still be taken back" 200 "$(api POST "/api/games/$game/undo" "" "$mover")"
+check "unload: play goes on" 200 "$(play_one "$(token_to_move)")"
+check "unload: the next seq" "$(($(echo "$idle_state" | cut -d' ' -f2) + 2))" "$(out .seq)"
+
+# A computer seat waiting for a person: after the game comes back, it still
+# answers the person's move.
+new_game '{"american": "human", "british": {"ai": "random"}}' 14
+for _ in $(seq 100); do
+  api GET "/api/games/$game/state" "" "$spec" >/dev/null
+  [ "$(out .state.to_move)" = american ] && break
+  sleep 0.1
+done
+wait_log "game $game unloaded (idle" 8 && ok || bad "a game waiting for a person is unloaded when idle"
+seq_back=$(api GET "/api/games/$game/state" "" "$tok_a" >/dev/null; out .seq)
+check "unload: the person's end of turn" 200 "$(api POST "/api/games/$game/act" '{"action": {"type": "end_turn"}}' "$tok_a")"
+for _ in $(seq 100); do
+  api GET "/api/games/$game/state" "" "$spec" >/dev/null
+  [ "$(out .seq)" -gt $((seq_back + 1)) ] && break
+  sleep 0.1
+done
+check "unload: the computer plays on after the game comes back" true "$([ "$(out .seq)" -gt $((seq_back + 1)) ] && echo true)"
 
 stop_server
 echo "server.sh: $passed passed, $failed failed"

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# server_browser.sh - the web page in headless Chromium (tests/browser/):
-# a game against the computer played by clicking, the log, a screenshot.
-# Skips, saying why, when node, Chromium or playwright-core is missing.
+# server_browser.sh - the web page in headless Chromium (tests/browser/
+# browser.test.mjs, the tests of suite.mjs): a game against the computer
+# played by clicking, the log, two browsers live, a decision, a flat map of
+# sheets, facing markers, screenshots. server_firefox.sh runs the same in
+# Firefox. Skips, saying why, when node, Chromium or playwright-core is
+# missing.
 # Usage: tests/server_browser.sh path/to/musket [screenshot.png]
 set -u
 musket=${1:?usage: tests/server_browser.sh path/to/musket [screenshot.png]}

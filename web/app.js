@@ -2,7 +2,7 @@
 // current by its live updates. The page never decides a rule: it shows what
 // the state says and offers what /legal lists.
 import * as api from './api.js';
-import { draw, legend } from './hexmap.js';
+import { draw, legend, terrainAt } from './hexmap.js';
 import { append as appendLog } from './logview.js';
 import { attackOf, hitChances, percent } from './odds.js';
 
@@ -183,9 +183,10 @@ function panels() {
   panel.hidden = !u || Boolean(S.replay);
   if (u) {
     $('unit-title').textContent = `${u.id}${u.name ? ' - ' + u.name : ''}`;
-    const terrain = u.hex ? (S.info.scenario.map.terrain || {})[u.hex] || 'clear' : '';
+    const terrain = u.hex ? terrainAt(S.info.scenario, u.hex) : '';
     const mp = u.kind === 'leader' || u.kind === 'vp' ? '' : `, ${u.mp}/${u.mp_start} MP`;
-    $('unit-info').textContent = `${u.side} ${u.kind}${mp}, in ${u.hex || 'off map'} (${terrain})${u.acted ? ', has acted' : ''}`;
+    const facing = typeof u.facing === 'number' ? `, facing ${u.facing}°` : '';
+    $('unit-info').textContent = `${u.side} ${u.kind}${mp}, in ${u.hex || 'off map'} (${terrain})${facing}${u.acted ? ', has acted' : ''}`;
     let acts = myTurn() ? unitActions(u.id) : [];
     if (S.hexFilter) {
       const f = acts.filter((a) => actionHex(a) === S.hexFilter);
@@ -321,7 +322,20 @@ function catchUp(upTo) {
   return logQueue;
 }
 
+// Live updates. A browser gives one server only about six connections
+// (HTTP/1.1), and each open stream keeps one: with several tabs of games
+// open, the next tab's requests would wait for ever (Firefox showed it).
+// So a page keeps its stream only while its game is on (a finished game has
+// nothing more to say) and lets it go after a minute hidden (a background
+// tab); shown again, it catches up (a snapshot, then /log).
+function connect() {
+  if (S.es) { S.es.close(); S.es = null; }
+  if (!S.id || !S.readToken || (S.state && S.state.over) || document.hidden) return;
+  S.es = api.watch(S.id, S.readToken, onUpdate, () => {});
+}
+
 function onUpdate(up) {
+  if (up.state && up.state.over && S.es) { S.es.close(); S.es = null; }
   if (up.kind === 'snapshot') {
     S.state = up.state;
     S.seq = up.seq;
@@ -514,7 +528,7 @@ async function loadLog() {
 }
 
 async function openGame(id, token) {
-  if (S.es) S.es.close();
+  if (S.es) { S.es.close(); S.es = null; }
   Object.assign(S, { id, tokens: {}, invites: {}, spectator: null, readToken: token, info: null, state: null, seq: -1, logSeq: 0, legal: [], legalFor: null, selected: null, hexFilter: null, replay: null, lastSide: null, lastMove: null });
   $('log').replaceChildren();
   $('replay-bar').hidden = true;
@@ -538,7 +552,7 @@ async function openGame(id, token) {
   await loadLog();
   S.state = st.state;
   S.seq = Math.max(S.seq, st.seq);
-  S.es = api.watch(id, token, onUpdate, () => {});
+  connect();
   await refreshLegal(true);
 }
 
@@ -575,6 +589,12 @@ function init() {
     if (e.key === 'ArrowLeft') replayStep(S.replay.pos - 1);
   });
   window.addEventListener('popstate', () => location.reload());
+  let hidden = null;
+  document.addEventListener('visibilitychange', () => {
+    clearTimeout(hidden);
+    if (document.hidden) hidden = setTimeout(() => { if (document.hidden && S.es) { S.es.close(); S.es = null; } }, 60000);
+    else if (!S.es) connect();
+  });
   const q = new URLSearchParams(location.search);
   const id = q.get('game'), token = q.get('token');
   if (id && token) {
