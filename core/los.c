@@ -145,24 +145,20 @@ static mk_cube cube_round(int64_t xq, int64_t xr, int64_t xs, int64_t n)
 }
 
 /* Called for each step in order; returns false to stop the trace. */
-typedef bool (*step_fn)(mk_los_step st, void *user);
+typedef mk_los_visit_fn step_fn;
 
 static const int ring[7][3] = {
     {0, 0, 0}, {1, -1, 0}, {1, 0, -1}, {0, 1, -1}, {-1, 1, 0}, {-1, 0, 1}, {0, -1, 1},
 };
 
-/* Traces from `from` to `to` and hands each step to visit, in order from
- * the viewer; see the file comment. */
-static void trace(const mk_grid *g, mk_hex from, mk_hex to, step_fn visit, void *user)
+/* Traces from the centre of cube hex A to that of B (on the map or not)
+ * and hands each step to visit, in order from A; see the file comment. */
+static void trace_cubes(const mk_grid *g, mk_cube A, mk_cube B, step_fn visit, void *user)
 {
-    int size = mk_grid_size(g);
-    if (from < 0 || from >= size || to < 0 || to >= size)
-        return;
-    int n = mk_hex_distance(g, from, to);
+    mk_cube D = {B.q - A.q, B.r - A.r, B.s - A.s};
+    int n = ((D.q < 0 ? -D.q : D.q) + (D.r < 0 ? -D.r : D.r) + (D.s < 0 ? -D.s : D.s)) / 2;
     if (n <= 1)
         return; /* HtL 8.3: adjacent units always see each other */
-    mk_cube A = mk_hex_cube(g, from), B = mk_hex_cube(g, to);
-    mk_cube D = {B.q - A.q, B.r - A.r, B.s - A.s};
     for (int k = 1; k < n; k++) {
         /* Sample k is (A n + k D) / n. */
         int64_t xq = (int64_t)A.q * n + (int64_t)k * D.q, xr = (int64_t)A.r * n + (int64_t)k * D.r,
@@ -217,6 +213,27 @@ static void trace(const mk_grid *g, mk_hex from, mk_hex to, step_fn visit, void 
             if (!visit(hit[i].st, user))
                 return;
     }
+}
+
+/* Traces from `from` to `to` (both on the map) and hands each step to
+ * visit, in order from the viewer. */
+static void trace(const mk_grid *g, mk_hex from, mk_hex to, step_fn visit, void *user)
+{
+    int size = mk_grid_size(g);
+    if (from < 0 || from >= size || to < 0 || to >= size)
+        return;
+    trace_cubes(g, mk_hex_cube(g, from), mk_hex_cube(g, to), visit, user);
+}
+
+/* Walks the line between the centres of cube hexes a and b, on the map or
+ * not (Monmouth 5.4b A1 extends the line beyond both units), handing each
+ * on-map step to visit in order from a until it returns false; see
+ * los.h. */
+void mk_los_walk(const mk_grid *g, mk_cube a, mk_cube b, mk_los_visit_fn visit, void *user)
+{
+    if (a.q + a.r + a.s != 0 || b.q + b.r + b.s != 0)
+        return;
+    trace_cubes(g, a, b, visit, user);
 }
 
 typedef struct trace_ctx {

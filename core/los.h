@@ -43,4 +43,16 @@ int mk_los_trace(const mk_grid *g, mk_hex from, mk_hex to, mk_los_path *out);
 bool mk_los_clear(const mk_grid *g, mk_hex from, mk_hex to, mk_los_blocks_fn blocks,
                   const void *ctx, mk_hex *blocker);
 
+/* Called by mk_los_walk for each step in order; return false to stop. */
+typedef bool (*mk_los_visit_fn)(mk_los_step st, void *user);
+
+/* Walks the straight line from the centre of cube hex a to the centre of b,
+ * either or both of which may lie off the map, and hands each step to
+ * visit in order from a: the same steps as mk_los_trace (a and b left out,
+ * crossed hexes off the map left out, a spine along the map's edge with
+ * a == MK_NO_HEX), with no step limit. For rules that extend a line of
+ * sight beyond both units (Monmouth 5.4b A1: rules/bar/los.c). Does
+ * nothing if a or b is not a cube coordinate (q + r + s != 0). */
+void mk_los_walk(const mk_grid *g, mk_cube a, mk_cube b, mk_los_visit_fn visit, void *user);
+
 #endif
