@@ -447,4 +447,528 @@ bool bar_lee_ooc_applies(int scenario, int turn, bool lee_relieved);
 /* Monmouth 3.4a: may American units Voluntarily Rout? */
 bool bar_american_vol_rout_allowed(int scenario, int turn, bool british_1020_entered);
 
+/* ======================================================================
+ * charts.c (barcharts): the series charts Monmouth relies on, loaded from
+ * data/bar/charts.json (most values are our estimates and say so; docs/
+ * bar.md "Charts"), and pure lookups over them. The struct is plain fixed
+ * data: nothing is allocated after bar_charts_load returns.
+ * ====================================================================== */
+
+#define BAR_CH_MAX_COLUMNS 16
+#define BAR_CH_MAX_BANDS 8
+#define BAR_CH_MAX_RANGE 12
+#define BAR_CH_MAX_SPECIAL 10   /* ranges of a special-results column */
+#define BAR_CH_MAX_STEPS 4      /* steps of a numbered hierarchy (6.9a) */
+#define BAR_CH_MAX_CHECKS 16
+#define BAR_CH_MAX_LEVELS 8
+#define BAR_CH_NAME 24
+
+/* Rows of the Fire Combat Multiples & Ranges chart (1.2b, 3.1, 4.1). */
+typedef enum {
+    BAR_FR_FOOT, BAR_FR_GRENADIER, BAR_FR_GUARD, BAR_FR_MILITIA, BAR_FR_LINE, BAR_FR_LIGHT,
+    BAR_FR_RIFLE, BAR_FR_JAEGER, BAR_FR_FIELD, BAR_FR_LIGHT_ARTILLERY, BAR_FR_REGIMENTAL,
+    BAR_NFIRE_ROWS
+} bar_fire_row;
+const char *bar_fire_row_name(int row);   /* "foot", ..., "light_artillery" */
+bool bar_fire_row_artillery(int row);
+
+/* Formations (2.1, 2.1e, TEC stacking). */
+typedef enum {
+    BAR_FM_LINE, BAR_FM_ATTACK_COLUMN, BAR_FM_MARCH_COLUMN, BAR_FM_ROAD_COLUMN,
+    BAR_FM_GENERAL_ORDER, BAR_FM_SKIRMISH, BAR_FM_SQUARE, BAR_FM_ARTILLERY,
+    BAR_FM_ARTILLERY_ROAD_COLUMN, BAR_FM_CAVALRY, BAR_NFORM
+} bar_formation;
+const char *bar_formation_name(int f);
+
+/* Movement classes of the TEC (1.2b: Line and Column columns). */
+typedef enum { BAR_MV_LINE, BAR_MV_COLUMN, BAR_MV_CAVALRY, BAR_MV_ARTILLERY, BAR_MV_SCM, BAR_NMOVE } bar_move_class;
+#define BAR_COST_PROHIBITED (-1)
+#define BAR_COST_ALL (-2)   /* all the unit's MPs (5.3c), or cease movement (5.2e, 5.3b) */
+
+typedef struct bar_tec_entry {
+    int8_t cost[BAR_NMOVE];   /* half MPs, or BAR_COST_* */
+    bool disorder_check;      /* non-clear for a Disorder Check (A) / Series 8.7 */
+    bool no_prolonge;         /* 2.2d G */
+    bool charge_check;        /* 2.3a */
+    bool estimate;
+} bar_tec_entry;
+
+/* Fire special results (6.3-6.5). */
+typedef enum {
+    BAR_FS_NONE = -1,
+    BAR_FS_FREE_FIRE, BAR_FS_FULL_VOLLEY, BAR_FS_POOR_DISCIPLINE, BAR_FS_BLOWING_SMOKE,
+    BAR_FS_AMMO_LOW, BAR_FS_RAPID_FIRE, BAR_FS_ACCURATE_FIRE, BAR_FS_WILD_FIRE,
+    BAR_FS_CAISSON_EXPLOSION, BAR_FS_AMMO_EXHAUSTED, BAR_FS_WHITES_OF_EYES,
+    BAR_FS_PREMATURE_FIRE, BAR_NFIRE_SPECIAL
+} bar_fire_special;
+typedef enum { BAR_FIRE_INFANTRY, BAR_FIRE_ARTILLERY, BAR_FIRE_DEFENSIVE } bar_fire_kind;
+const char *bar_fire_special_name(int s);
+
+/* Check conditions (bits) and effects of the numbered hierarchies (6.9a). */
+enum {
+    BAR_CC_ALWAYS = 0, BAR_CC_DISORDERED = 1 << 0, BAR_CC_SHAKEN = 1 << 1,
+    BAR_CC_GOOD_ORDER = 1 << 2, BAR_CC_IN_WOODS = 1 << 3, BAR_CC_SKIRMISH = 1 << 4,
+    BAR_CC_CAVALRY = 1 << 5, BAR_CC_ARTILLERY = 1 << 6, BAR_CC_LEADER = 1 << 7,
+};
+typedef enum {
+    BAR_CE_NO_EFFECT, BAR_CE_PASS, BAR_CE_FAIL, BAR_CE_DISORDERED, BAR_CE_SHAKEN,
+    BAR_CE_SHAKEN_DISORDERED, BAR_CE_ROUT, BAR_CE_LOSE_SP, BAR_CE_REROLL, BAR_NCHECK_EFFECT
+} bar_check_effect;
+const char *bar_check_effect_name(int e);
+
+typedef struct bar_check_step {
+    uint16_t cond;        /* BAR_CC_* that must all hold; 0: always */
+    uint8_t effect;       /* bar_check_effect */
+    int8_t reroll;        /* BAR_CE_REROLL: the only modifier of the re-roll */
+    bool leader_loss;     /* the asterisk of 6.9a */
+} bar_check_step;
+
+typedef struct bar_check_table {
+    char kind;            /* 'M' morale, 'D' disorder */
+    char letter;
+    bool estimate;
+    int nspecial;
+    struct {
+        int8_t from, to;  /* natural rolls */
+        int nsteps;
+        bar_check_step step[BAR_CH_MAX_STEPS];
+    } special[BAR_CH_MAX_SPECIAL];
+} bar_check_table;
+
+/* A ranged column of named special results (initiative, pursuit, close
+ * combat): result[r] for a natural roll r in lo..hi, an index into names. */
+typedef struct bar_special_col {
+    int8_t lo, hi;
+    int8_t result[10];
+} bar_special_col;
+
+typedef enum { BAR_LL_FATE, BAR_LL_LUCKY_SHOT, BAR_LL_LINE_OF_FIRE, BAR_LL_BRAVING_FIRE, BAR_NLL } bar_ll_kind;
+typedef enum { BAR_INI_ARMY_MORALE, BAR_INI_LEADER_LAPSE, BAR_INI_CONFUSION, BAR_INI_FREE_COMBAT,
+               BAR_INI_SPECIAL_RALLY, BAR_INI_LEADER_INITIATIVE, BAR_INI_BATTLE_TEMPO, BAR_NINI } bar_ini_special;
+typedef enum { BAR_PU_NO_QUARTER, BAR_PU_NO_CONTROL, BAR_PU_HESITATION, BAR_PU_NO_PURSUIT, BAR_NPU } bar_pursuit_special;
+
+typedef struct bar_charts {
+    bool estimate;   /* the file says it holds estimates */
+    /* Fire Combat Table */
+    struct {
+        bool estimate;
+        int ncolumns;
+        struct { int16_t num, den; char name[8]; } col[BAR_CH_MAX_COLUMNS];
+        int nbands[BAR_CH_MAX_COLUMNS];
+        struct { int16_t min; int8_t sp; } band[BAR_CH_MAX_COLUMNS][BAR_CH_MAX_BANDS];
+        char morale_letter;
+    } fire;
+    /* 6.3-6.5 */
+    struct {
+        bool estimate;
+        int8_t lo, hi;
+        uint16_t leader_rolls;   /* bit r: natural roll r causes a Leader Loss check */
+        int8_t result[3][10];    /* [bar_fire_kind][roll - lo]: bar_fire_special */
+    } fire_special;
+    /* Fire Combat Multiples & Ranges */
+    struct {
+        bool estimate;
+        int8_t range, min_range;
+        int16_t mult[BAR_CH_MAX_RANGE];        /* hundredths */
+        int16_t bracketed[BAR_CH_MAX_RANGE];   /* hundredths; artillery only */
+    } row[BAR_NFIRE_ROWS];
+    int8_t max_firing[BAR_NFORM];              /* 2.1e; -1: not listed */
+    int8_t fire_defence[BAR_NTERRAIN];
+    bool fire_defence_estimate;
+    int8_t hedgerow_pct, slope_pct;            /* 5.3c, 5.3d */
+    /* Terrain Effects Chart */
+    bar_tec_entry hex[BAR_NTERRAIN];
+    bar_tec_entry side[BAR_HS_NTERRAIN];       /* by bit index of BAR_HS_* */
+    int8_t stacking[BAR_NFORM];
+    bool stacking_estimate[BAR_NFORM];
+    /* 5.2-5.3 Close Combat Value modifiers */
+    int8_t cv_woods_defending, cv_grade, cv_bridge, cv_creek, cv_hedgerow, cv_regular_slope,
+        cv_gentle_slope;
+    /* ER modifiers the text fixes */
+    int8_t er_woods_morale, er_terrain_normal, er_terrain_light, er_moonlit_move, er_night_move;
+    /* Morale and Disorder Checks */
+    bool pass_at_or_above;
+    int nchecks;
+    bar_check_table check[BAR_CH_MAX_CHECKS];
+    /* Leader Loss Table (6.6) */
+    struct {
+        bool estimate;
+        int8_t modifier;
+        int8_t kind[10];                  /* by even roll; -1 none */
+        int8_t killed[BAR_NLL][2], wounded[BAR_NLL][2];
+    } leader_loss;
+    /* Close Combat */
+    struct {
+        bool estimate;
+        int8_t step;
+        int nbands;
+        struct { int16_t min; int8_t att_sp, def_sp, retreat; } band[BAR_CH_MAX_BANDS];
+        bar_special_col special;
+        int nnames;
+        char name[10][BAR_CH_NAME];
+    } cc;
+    /* Pursuit (6.7) */
+    struct {
+        bool estimate;
+        int8_t special_roll, no_control_add;
+        int8_t pp[10];
+        bar_special_col special;   /* lo..hi: the second die */
+    } pursuit;
+    /* Initiative (6.2, 2.2b) */
+    struct {
+        bool estimate;
+        bar_special_col side[2];   /* [BAR_AMERICAN], [BAR_BRITISH] */
+    } initiative;
+    /* Army Morale (1.2a C, 6.2a) */
+    struct {
+        bool estimate;
+        int8_t special_00, natural_0;
+        int nlevels[2];
+        int16_t level[2][BAR_CH_MAX_LEVELS];
+        int nbands[BAR_CH_MAX_LEVELS];
+        struct { int8_t min, modifier; } band[BAR_CH_MAX_LEVELS][BAR_CH_MAX_BANDS];
+    } army_morale;
+} bar_charts;
+
+/* Loads path (NULL: <data dir>/data/bar/charts.json). -1 and err
+ * ("scenario_invalid", "<file>: fire_multiples.rows[2].multiples[0]: a
+ * number 0-20 in steps of 0.01 needed, got \"x\"") on any problem; out is
+ * zeroed then. */
+int bar_charts_load(bar_charts *out, const char *path, mk_error *err);
+
+/* Fire Combat Table: the column for a fire strength (hundredths) against a
+ * fire defence value; -1 below the first column. optional_double: 2.1f. */
+int bar_fire_column(const bar_charts *c, int strength_x100, int defence);
+/* The column shifted by shift (6.3d -1, 6.4c/6.5b +1), kept on the table;
+ * a shift left of a fire below the first column stays -1. */
+int bar_fire_column_shift(const bar_charts *c, int col, int shift);
+/* The column shift of a special result (6.3d, 6.4c, 6.5b), else 0. */
+int bar_fire_special_shift(int special);
+/* The result of a modified roll on a column: SPs lost and the Morale Check
+ * letter ('\0' none; natural: the unmodified roll, whose parity decides). */
+typedef struct bar_fire_result { int sp; char morale; } bar_fire_result;
+int bar_fire_result_of(const bar_charts *c, int col, int modified_roll, int natural_roll,
+                       bar_fire_result *out);
+/* 6.3-6.5: the special result of a natural roll (BAR_FS_NONE if none, or
+ * on a re-roll); leader: set when the roll causes a Leader Loss check. */
+int bar_fire_special_of(const bar_charts *c, bar_fire_kind kind, int natural_roll, bool reroll,
+                        bool *leader);
+
+/* Fire strength in hundredths of sps SPs of a row at range (1..), per
+ * flags; -1 out of range (beyond the row, or below an artillery minimum). */
+enum {
+    BAR_FSF_BRACKETED = 1 << 0,   /* 2.7 B-C: artillery, smaller multiplier */
+    BAR_FSF_HEAT = 1 << 1,        /* 2.8 F: artillery multiple halved, fractions kept */
+    BAR_FSF_HEDGEROW = 1 << 2,    /* 5.3c: x .75 */
+    BAR_FSF_UPHILL_SLOPE = 1 << 3 /* 5.3d: halved (rounded, AMB-BAR-8) */
+};
+int bar_fire_strength(const bar_charts *c, int row, int sps, int range, unsigned flags);
+/* 6.3f, 6.4g, 6.5c: "halve the Fire Strength (rounded)", to a whole number
+ * (.5 up, AMB-BAR-8), in hundredths. */
+int bar_fire_strength_halved(int strength_x100);
+/* 2.1e: most SPs firing from a hex in formation f; -1 if the chart has none. */
+int bar_max_sps_firing(const bar_charts *c, int f);
+/* Fire defence of a hex terrain (2.1f: doubled if optional_double). */
+int bar_fire_defence(const bar_charts *c, int terrain, bool optional_double);
+
+/* 5.2b-5.3e: the attacker's Close Combat Value modifier. def_terrain and
+ * att_terrain: bar_terrain of the two hexes; side: BAR_HS_* bits of the
+ * hexside crossed; uphill: the attack goes from lower to higher ground;
+ * def_cavalry: the defender is cavalry (no woods bonus, 2.3e). */
+int bar_cv_modifier(const bar_charts *c, int att_terrain, int def_terrain, unsigned side,
+                    bool uphill, bool def_cavalry);
+
+/* A Morale ('M') or Disorder ('D') check of a letter. */
+typedef struct bar_check_out {
+    bool pass;        /* no special result: natural roll vs er */
+    int special;      /* index of the special range, -1 none */
+    int step;         /* 1-based step of the hierarchy that applied, 0 none */
+    int effect;       /* bar_check_effect (BAR_CE_PASS/FAIL without a special) */
+    int reroll;       /* BAR_CE_REROLL: the re-roll's only modifier */
+    bool leader_loss;
+} bar_check_out;
+/* -1 for an unknown kind/letter or a roll outside 0-99. */
+int bar_check(const bar_charts *c, char kind, char letter, int natural_roll, int er,
+              unsigned cond, bar_check_out *out);
+
+/* 6.6: Leader Loss: the kind for an even special roll (-1 none), and the
+ * result of a leader's sub-roll: 0 none, 1 killed, 2 wounded. mod: the
+ * artillery-at-1-3 / skirmisher modifier applies (never to Fate). */
+int bar_leader_loss_kind(const bar_charts *c, int natural_roll);
+int bar_leader_loss_subroll(const bar_charts *c, int kind, int die, bool mod);
+
+/* 6.7: Pursuit Points of a die (0-9), or -1 when it is the special roll
+ * (not on a re-roll); bar_pursuit_special_of: the result of the second die. */
+int bar_pursuit_points(const bar_charts *c, int die, bool reroll);
+int bar_pursuit_special_of(const bar_charts *c, int die);
+/* 6.2, 2.2b: the Initiative special result of a natural roll, -1 none. */
+int bar_initiative_special(const bar_charts *c, int side, int natural_roll);
+/* Close Combat: the band for a natural roll and CV difference (attacker
+ * minus defender); -1 for a special roll (cc.special) or a bad roll. */
+int bar_cc_band(const bar_charts *c, int natural_roll, int cv_diff);
+/* 1.2a C: the loss level (0-based) reached by losses, -1 none; and the
+ * Army Morale modifier for a level and a modified die. */
+int bar_army_loss_level(const bar_charts *c, int side, int losses);
+int bar_army_morale_modifier(const bar_charts *c, int level, int modified_die);
+
+/* ======================================================================
+ * oob.c (baroob): the orders of battle (data/bar/oob.json) and the four
+ * scenarios' set-ups, reinforcements, special-rule switches and victory
+ * parameters (data/bar/scenarios/<n>-<name>.json), read into plain fixed-size
+ * structs; nothing is allocated after the load returns. The JSON is in
+ * docs/scenario-format.md, "Orders of battle and set-up". Strengths and
+ * ratings are our estimates (each entry's "estimate" list says which).
+ * ====================================================================== */
+
+#define BAR_OOB_ID 16          /* "11&15Va/WOO" plus NUL */
+#define BAR_OOB_NAME 64
+#define BAR_OOB_SECTION 40
+#define BAR_OOB_MAX_UNITS 192
+#define BAR_OOB_MAX_LEADERS 64
+#define BAR_OOB_MAX_ORGS 64
+
+/* A unit's type row (Monmouth 3.1, 4.1, 2.3f, 2.2d E, 4.1c). */
+typedef enum {
+    BAR_UT_FOOT, BAR_UT_GRENADIER, BAR_UT_GUARD, BAR_UT_MILITIA, BAR_UT_LINE,
+    BAR_UT_LIGHT, BAR_UT_RIFLE, BAR_UT_JAEGER, BAR_UT_CHASSEUR,
+    BAR_UT_CAVALRY,   /* 2.3f: all cavalry is light cavalry */
+    BAR_UT_ART_FIELD, BAR_UT_ART_LIGHT, BAR_UT_ART_REGIMENTAL,
+    BAR_NUNIT_TYPES
+} bar_unit_type;
+
+typedef enum { BAR_NAT_AMERICAN, BAR_NAT_BRITISH, BAR_NAT_HESSIAN, BAR_NAT_ANSPACH, BAR_NNAT } bar_nation;
+
+/* Organisations: the [X/Y] brackets of the text. */
+typedef enum {
+    BAR_ORG_ARMY, BAR_ORG_WING, BAR_ORG_DETACHMENT, BAR_ORG_COMMAND,
+    BAR_ORG_INDEPENDENT_COMMAND,   /* Dickinson's (7.2b) */
+    BAR_ORG_GROUP,                 /* Loyalist Corps, Flank Guards: units, no leader */
+    BAR_NORG_KINDS
+} bar_org_kind;
+
+/* Leader roles (2.4, 3.2, 4.2; 1.2a A colours). */
+typedef enum {
+    BAR_LR_ARMY, BAR_LR_WING, BAR_LR_DETACHMENT, BAR_LR_SPECIAL, BAR_LR_COMMAND, BAR_NLR
+} bar_leader_role;
+
+/* Which fields of an entry are our estimates (its "estimate" list). */
+enum {
+    BAR_EST_SP = 1 << 0, BAR_EST_ER = 1 << 1, BAR_EST_CV = 1 << 2, BAR_EST_MP = 1 << 3,
+    BAR_EST_TYPE = 1 << 4, BAR_EST_ID = 1 << 5, BAR_EST_CR = 1 << 6, BAR_EST_INIT = 1 << 7,
+    BAR_EST_RANGE = 1 << 8, BAR_EST_ER_BONUS = 1 << 9, BAR_EST_CV_BONUS = 1 << 10,
+    BAR_EST_WAN = 1 << 11, BAR_EST_LOSS = 1 << 12, BAR_EST_LEADS = 1 << 13,
+    BAR_EST_PARENT = 1 << 14,
+};
+
+/* 4.1b E, 7.4a C: unit modes. */
+enum { BAR_MODE_NONE = 0, BAR_MODE_MOUNTED, BAR_MODE_DISMOUNTED };
+
+typedef struct bar_org {
+    char id[BAR_OOB_ID];        /* "GD"; unique within a side */
+    char name[BAR_OOB_NAME];
+    int8_t side;                /* BAR_AMERICAN, BAR_BRITISH */
+    int8_t kind;                /* bar_org_kind */
+    int16_t parent;             /* org index, -1 */
+    int16_t leader;             /* leader index, -1 */
+    bool units_named;           /* false: the text names the organisation, not its units */
+    uint16_t estimate;          /* BAR_EST_ID, BAR_EST_PARENT */
+} bar_org;
+
+typedef struct bar_unit {
+    char id[BAR_OOB_ID];        /* as the text writes it ("Fld/GD", "16 Da"); "#1"/"#2"
+                                 * tell apart the two counters of "Fld/SD [x2]" */
+    int8_t side, nation, type;  /* BAR_AMERICAN.., bar_nation, bar_unit_type */
+    int8_t fire_row;            /* charts.c BAR_FR_*, -1 for cavalry (4.1b D: QR fire as Foot) */
+    int16_t command;            /* org index, -1 for an army-level Independent (MD) */
+    int16_t wing;               /* org index of a Wing it belongs to outside its Command
+                                 * (Wayne's, 3.2b E), else -1 */
+    bool independent;
+    bool skirmish;              /* Skirmish-capable (2.6a, 3.1b, 4.1b C) */
+    int8_t mode;                /* BAR_MODE_*: MtdJ starts mounted (4.1b E) */
+    int8_t sp, er, cv;
+    int8_t mp_half;             /* movement allowance in 1/2 MPs */
+    int16_t parent;             /* unit index of the parent (4.1b B), -1 */
+    int16_t owner;              /* regimental guns: the owning regiment (2.2d E), -1 */
+    uint16_t estimate;          /* BAR_EST_* */
+} bar_unit;
+
+typedef struct bar_leader {
+    char id[BAR_OOB_ID];        /* the bracket: "LEE/GW", "GD/LEE", "HC" */
+    char name[32];              /* "" for a generic Commander */
+    char rank[8];               /* "Gen", "LG", "MG", "BG", "Col", "LC" */
+    int8_t side, role;          /* bar_leader_role */
+    int16_t leads;              /* org index, -1 (Knox, du Plessis-Mauduit, Pattison) */
+    int8_t command_rating, initiative, command_range, er_bonus, cv_bonus;
+    int8_t wan;                 /* -1 when he has none */
+    int8_t loss_value;          /* 2.4c */
+    char loss_set;              /* 'A' or 'B' (2.4b A) */
+    uint16_t estimate;
+} bar_leader;
+
+typedef struct bar_oob {
+    int norgs, nunits, nleaders;
+    bar_org org[BAR_OOB_MAX_ORGS];
+    bar_unit unit[BAR_OOB_MAX_UNITS];
+    bar_leader leader[BAR_OOB_MAX_LEADERS];
+    bool estimate;              /* the file says it holds estimates */
+} bar_oob;
+
+/* The Monmouth map geometry (docs/scenario-format.md, BAR section): flat,
+ * even columns shifted, sheets W and E of 39 columns, 51 rows. */
+void bar_oob_grid(mk_grid *g);
+
+/* Loads path (NULL: <data dir>/data/bar/oob.json). -1 and err
+ * ("scenario_invalid", "<file>: units[3].command: unknown organisation
+ * \"XX\"") on any problem. */
+int bar_oob_load(bar_oob *o, const char *path, mk_error *err);
+/* The same from text (file: the name used in messages). */
+int bar_oob_parse_text(bar_oob *o, const char *text, const char *file, mk_error *err);
+
+int bar_oob_find_unit(const bar_oob *o, const char *id);            /* -1 if none */
+int bar_oob_find_leader(const bar_oob *o, const char *id);
+int bar_oob_find_org(const bar_oob *o, int side, const char *id);
+const char *bar_unit_type_name(int t);   /* the JSON names; NULL if bad */
+
+/* --- scenarios ---------------------------------------------------------- */
+
+#define BAR_SC_MAX_PLACES 256
+#define BAR_SC_MAX_GROUPS 16
+#define BAR_SC_MAX_SWITCHES 32
+#define BAR_SC_MAX_ETN 8
+#define BAR_PLACE_MAX_HEX 4
+#define BAR_PLACE_MAX_WITH 8
+#define BAR_GROUP_MAX_ORGS 12
+
+/* Formations a set-up allows (bits). */
+enum {
+    BAR_F_LINE = 1 << 0, BAR_F_HOOK = 1 << 1, BAR_F_MARCH_COLUMN = 1 << 2,
+    BAR_F_ROAD_COLUMN = 1 << 3, BAR_F_ATTACK_COLUMN = 1 << 4, BAR_F_GENERAL_ORDER = 1 << 5,
+    BAR_F_SKIRMISH = 1 << 6, BAR_F_SQUARE = 1 << 7, BAR_F_LIMBERED = 1 << 8,
+    BAR_F_UNLIMBERED = 1 << 9,
+    BAR_F_ANY = (1 << 10) - 1,
+};
+/* Facings: bit i = 30*i degrees clockwise from map-up. On the flat-topped
+ * map a hexside faces N 0, NE 60, SE 120, S 180, SW 240, NW 300 and a
+ * hexpoint E 90, W 270 (2.2d A: a Limbered unit faces a hexpoint). */
+#define BAR_FACE(deg) (1u << ((deg) / 30))
+#define BAR_FACE_ANY 0x0fffu
+
+/* Where a piece starts or arrives. */
+typedef enum {
+    BAR_AT_HEX,        /* hex[0] */
+    BAR_AT_HEXES,      /* one of hex[0..nhex-1] ("W1717 and/or W1817") */
+    BAR_AT_WITHIN,     /* within radius of hex[0], not in except[], column <= max_col,
+                        * terrain if >= 0 */
+    BAR_AT_WITH,       /* stacked with one of with[] (units or leaders: piece refs),
+                        * any unit of with_org, or any unit of with_side */
+    BAR_AT_GROUP,      /* a reinforcement: see group */
+} bar_at;
+
+/* A piece: a unit (leader = -1) or a leader (unit = -1). */
+typedef struct bar_place {
+    int16_t unit, leader;
+    int8_t at;                       /* bar_at */
+    int8_t variant;                  /* 0 normal; 1.. the scenario's variant (7.1a C) */
+    mk_hex hex[BAR_PLACE_MAX_HEX];
+    int8_t nhex, radius;
+    mk_hex except[2];
+    int8_t nexcept;
+    int16_t max_col;                 /* global 0-based column, -1 none ("no farther
+                                      * east than the E08xx hex row") */
+    int8_t terrain;                  /* bar_terrain, -1 any ("in a woods hex") */
+    int8_t nwith;
+    int16_t with_unit[BAR_PLACE_MAX_WITH], with_leader[BAR_PLACE_MAX_WITH];
+    int16_t with_org;                /* -1 */
+    int8_t with_side;                /* -1 */
+    uint16_t formations;             /* BAR_F_*; 0: the text says nothing */
+    uint16_t facings;                /* BAR_FACE bits; 0: the text says nothing */
+    bool face_road_east;             /* "facing the easternmost road hexside in their hex" */
+    bool as_independent;             /* 7.2b: Fld/SD "Treat ... as an Independent unit" */
+    int8_t group;                    /* BAR_AT_GROUP: index in groups, else -1 */
+    int16_t order;                   /* position in the group's order (0 first), -1 any */
+    bool with_group;                 /* a leader "accompanies any unit" of the group */
+    char section[BAR_OOB_SECTION];
+} bar_place;
+
+typedef enum { BAR_ORDER_ANY, BAR_ORDER_EXACT, BAR_ORDER_AS_LISTED } bar_order;
+
+/* A reinforcement group (7.1c B-C, 7.2b A-B, 7.3b A-D, 7.4b A-G, 7.4c D). */
+typedef struct bar_group {
+    char name[BAR_OOB_NAME];
+    char section[BAR_OOB_SECTION];
+    int8_t side;
+    int16_t first_turn, last_turn;   /* turns (clock.c); last = first when not a range */
+    mk_hex entry[BAR_PLACE_MAX_HEX];
+    int8_t nentry;
+    int8_t edge;                     /* MK_EDGE_*, or MK_EDGE_NONE: enter at entry[] */
+    char edge_sheet;                 /* 'W' or 'E' for an edge, 0 any */
+    int8_t edge_within;              /* 7.4b F: all within N hexes of a common hex */
+    uint16_t formations;             /* required (BAR_F_*), 0 none */
+    uint16_t not_formations;         /* excluded */
+    int8_t mp_limit_half;            /* on the entry turn, in 1/2 MPs; -1 none */
+    bool no_leader_initiative;
+    bool whole_command;              /* 7.4c D: a Command enters in one activation */
+    int8_t order;                    /* bar_order */
+    int8_t norgs;
+    int16_t org[BAR_GROUP_MAX_ORGS]; /* whole organisations in it (their named units
+                                      * are also placed one by one) */
+    bool org_less_artillery[BAR_GROUP_MAX_ORGS];
+} bar_group;
+
+/* The special-rule switches a scenario sets (docs: the list of names). */
+typedef struct bar_switch {
+    char name[32];
+    int16_t value;                   /* 0/1, a column, or a turn */
+} bar_switch;
+
+typedef struct bar_sc_victory {
+    int16_t turn;                    /* at whose end victory is determined */
+    int8_t auto_draw;                /* 7.1d G 8, 7.2d D 10, 7.3d E / 7.4d E 15 */
+    int8_t norchard;
+    mk_hex orchard[4];               /* 7.1d B */
+    mk_hex hold_hex, line_end, threat_hex;   /* 7.1d C-E (MK_NO_HEX when unused) */
+    int8_t on_map_loss;              /* 7.2d B, 7.3d C, 7.4d C: per British unit */
+    mk_hex exit_hex;                 /* 7.2d B, 7.3d C */
+    int8_t exit_within;
+    uint8_t exit_light;              /* bits 1 << bar_light */
+    int8_t nadvance;
+    mk_hex advance[10];              /* 7.3d B / 7.4d B, in order */
+    int8_t advance_mod[10];
+    bool baggage;                    /* 7.4a F iii */
+} bar_sc_victory;
+
+typedef struct bar_scen {
+    int scenario;                    /* 1-4 */
+    char id[40], title[BAR_OOB_NAME];
+    int16_t first_turn, last_turn;
+    int8_t netn;
+    int16_t etn_from[BAR_SC_MAX_ETN];
+    int8_t etn_value[BAR_SC_MAX_ETN];
+    int8_t deploys_first;            /* side */
+    int nplaces, ngroups, nswitches, nvariants;
+    bar_place place[BAR_SC_MAX_PLACES];
+    bar_group group[BAR_SC_MAX_GROUPS];
+    bar_switch sw[BAR_SC_MAX_SWITCHES];
+    bar_sc_victory victory;
+    /* 7.1a C ii: the British choice of the optional variant (0 SPs: none) */
+    int16_t choice_max_sp;
+    int8_t choice_within, choice_norgs;
+    int16_t choice_leader;           /* "within N hexes of" this leader */
+    int16_t choice_org[4];
+} bar_scen;
+
+/* Loads a scenario against o. path NULL: the shipped file of scenario n
+ * (1-4; n is ignored otherwise). -1 and err on any problem: unknown ids,
+ * hexes off the map sheets, a piece placed twice, times outside the
+ * scenario or not on a 20-minute mark, unknown fields or switches. */
+int bar_scen_load(bar_scen *s, const bar_oob *o, int n, const char *path, mk_error *err);
+int bar_scen_parse_text(bar_scen *s, const bar_oob *o, const char *text, const char *file,
+                        mk_error *err);
+/* The placement of a unit / leader, NULL if the scenario does not have it
+ * (variant 0 only). */
+const bar_place *bar_scen_unit_place(const bar_scen *s, int unit);
+const bar_place *bar_scen_leader_place(const bar_scen *s, int leader);
+/* A switch's value, def if the scenario does not set it. */
+int bar_scen_switch(const bar_scen *s, const char *name, int def);
+
 #endif
