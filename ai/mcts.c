@@ -15,8 +15,11 @@
  * widening (1 + PW_C * sqrt(visits) of them). At the root the candidates
  * are taken best first by a one-ply look (the greedy engine's value with
  * ROOT_SAMPLES dice samples), each starting with that value as a prior
- * worth PRIOR_N visits; below it, a new child is the best by the
- * evaluation of EXPAND_K untried actions picked at random.
+ * worth max(PRIOR_N, PRIOR_SQRT * sqrt(root visits)) visits (it grows
+ * with the search, so that more iterations refine the one-ply opinion
+ * instead of letting the short rollouts overturn it); below it, a new
+ * child is the best by the evaluation of EXPAND_K untried actions picked
+ * at random.
  *
  * Decisions by the other side in the middle of an action: each node
  * records the side that chose its action (to_move of the state it was
@@ -25,7 +28,11 @@
  * After the tree, a rollout plays rollout_depth actions, each the best by
  * the evaluation of ROLLOUT_K picked at random, then scores the state
  * with mk_ai_value0 (the result when the game is over,
- * else the ruleset's evaluation).
+ * else the ruleset's evaluation). Those values lie below the one-ply
+ * values (the rollouts' own moves and the turn's end cost more than the
+ * gaps between actions), so the root's priors are shifted by the mean
+ * difference seen so far before they are blended in; the move played is
+ * the root child with the best blended value.
  *
  * Memory: one node pool per search, allocated before the first iteration
  * and never grown (when it is full, iterations go on without adding
@@ -48,7 +55,8 @@
 #define ROOT_SAMPLES 4         /* dice samples of the one-ply ordering at the root */
 #define EXPAND_K 4             /* untried actions looked at per expansion below the root */
 #define ROLLOUT_K 3            /* random actions looked at per rollout step */
-#define PRIOR_N 8.0            /* a root child's one-ply value counts as this many visits */
+#define PRIOR_N 8.0            /* a root child's one-ply value counts as at least this many visits */
+#define PRIOR_SQRT 1.0         /* ... and as PRIOR_SQRT * sqrt(root visits) once that is more */
 #define NODES_PER_MS 400       /* pool size for a time budget */
 #define POOL_MAX (1 << 22)
 
@@ -99,6 +107,12 @@ typedef struct search {
     uint32_t gen;
     mk_rng rng;
     long iterations;
+    /* Calibration of the root's prior: over the iterations that went
+     * through a root child, the sum of their values for the root's mover
+     * and the sum of that child's one-ply value; their mean difference is
+     * how far the rollouts' scale lies from the one-ply look's. */
+    double root_sumv, root_sump;
+    long root_n;
     int failed;              /* memory could not be had */
 } search;
 
@@ -172,12 +186,35 @@ static double ucb(const node *c, double explore)
     return c->sum / c->visits + explore * sqrt(log(avail) / c->visits);
 }
 
-/* A root child: its one-ply value counts as PRIOR_N visits (so the search
- * starts from greedy's opinion and needs evidence to overturn it). */
-static double ucb_root(const node *c, double explore)
+/* How many visits a root child's one-ply value counts as, once the root
+ * has had `visits`. A fixed weight (8) was washed out by long searches:
+ * with 4x the iterations the cut-off rollouts, which judge worse than the
+ * one-ply look, decided nearly alone (one reason why 2000 iterations lost
+ * to 500, issue 4).
+ * Growing as sqrt(visits), the prior keeps a similar share of the
+ * leading children's value at any budget. */
+static double prior_weight(uint32_t visits)
 {
-    double avail = c->avail > 1 ? c->avail : 1, n = c->visits + PRIOR_N;
-    return (c->sum + PRIOR_N * c->prior) / n + explore * sqrt(log(avail) / n);
+    double w = PRIOR_SQRT * sqrt((double)visits);
+    return w > PRIOR_N ? w : PRIOR_N;
+}
+
+/* The shift that puts a one-ply value on the scale of the rollouts. */
+static double calibration(const search *s)
+{
+    return s->root_n > 0 ? (s->root_sumv - s->root_sump) / (double)s->root_n : 0.0;
+}
+
+/* A root child: its one-ply value, shifted by `shift`, counts as pw visits
+ * (so the search starts from greedy's opinion and needs evidence to
+ * overturn it). Unshifted, the prior stood above every rollout mean (the
+ * rollouts' own moves and the turn's end lower the value by more than the
+ * gaps between actions), so a child looked the better the fewer visits it
+ * had, which pushed UCB toward the least-visited children. */
+static double ucb_root(const node *c, double explore, double pw, double shift)
+{
+    double avail = c->avail > 1 ? c->avail : 1, n = c->visits + pw;
+    return (c->sum + pw * (c->prior + shift)) / n + explore * sqrt(log(avail) / n);
 }
 
 static int apply_quiet(const mk_ruleset *rs, const mk_scenario *sc, void *st, const mk_action *a)
@@ -245,12 +282,12 @@ static void iterate(search *s)
         if (cur == 0) {
             /* The root: its actions are fixed and ordered best first. */
             unsigned nchild = 0;
-            double best = -1e18;
+            double best = -1e18, pw = prior_weight(nd->visits), shift = calibration(s);
             for (int c = nd->first; c >= 0; c = s->pool[c].next) {
                 node *ch = &s->pool[c];
                 ch->avail++;
                 nchild++;
-                double u = ucb_root(ch, explore);
+                double u = ucb_root(ch, explore, pw, shift);
                 if (u > best) {
                     best = u;
                     chosen = c;
@@ -328,6 +365,12 @@ static void iterate(search *s)
             return;
     }
     double v0 = mk_ai_value0(rs, sc, w);
+    if (depth > 1) {
+        const node *rc = &s->pool[path[1]];
+        s->root_sumv += rc->mover == 0 ? v0 : -v0;
+        s->root_sump += rc->prior;
+        s->root_n++;
+    }
     for (int i = 0; i < depth; i++) {
         node *nd = &s->pool[path[i]];
         nd->visits++;
@@ -441,7 +484,9 @@ int mk_ai_mcts(const mk_ruleset *rs, const mk_scenario *sc, const void *st,
         s->root = ri;
         s->cfg = cfg;
         s->seed = mk_ai_mix(cfg->seed + 0x1000193ull * (uint64_t)(t + 1));
-        s->deadline = t0 + cfg->budget_ms / 1000.0;
+        /* Stop 0.5% early: the iteration that crosses the deadline and the
+         * choice after it must still fit the budget (hard: <= 1 s a move). */
+        s->deadline = t0 + cfg->budget_ms * 0.995 / 1000.0;
         s->max_iterations = total ? total / threads + (t < total % threads) : 0;
         if (total && s->max_iterations == 0)
             s->max_iterations = 1;
@@ -460,11 +505,18 @@ int mk_ai_mcts(const mk_ruleset *rs, const mk_scenario *sc, const void *st,
             search_run(&ss[t]);   /* no thread to be had: run it here */
     }
 
-    /* Sum the root statistics of every search; most visits wins, then the
-     * better mean, then the better one-ply value (the earlier index). */
+    /* Sum the root statistics of every search. The choice is the root
+     * child with the best value, its rollouts' mean blended with its
+     * one-ply value (shifted to the rollouts' scale) counted as pw visits,
+     * as in the search; ties go to the better one-ply value (the earlier
+     * index). Not "most visits": the values of the leading actions differ
+     * by less than the exploration term, so the visits spread almost
+     * evenly and the most-visited child was close to a random one among
+     * them, the more so the more children a longer search had widened to. */
     uint64_t *visits = calloc((size_t)n, sizeof *visits);
     double *sum = calloc((size_t)n, sizeof *sum);
-    long iterations = 0, nodes = 0;
+    long iterations = 0, nodes = 0, root_n = 0;
+    double root_sumv = 0, root_sump = 0, pw = 0;
     int ok = 0;
     if (visits && sum) {
         for (int t = 0; t < threads; t++) {
@@ -474,6 +526,10 @@ int mk_ai_mcts(const mk_ruleset *rs, const mk_scenario *sc, const void *st,
                 continue;
             ok = 1;
             nodes += s->npool;
+            root_sumv += s->root_sumv;
+            root_sump += s->root_sump;
+            root_n += s->root_n;
+            pw += prior_weight(s->pool[0].visits);
             for (int c = s->pool[0].first; c >= 0; c = s->pool[c].next) {
                 visits[s->pool[c].root_index] += s->pool[c].visits;
                 sum[s->pool[c].root_index] += s->pool[c].sum;
@@ -482,11 +538,15 @@ int mk_ai_mcts(const mk_ruleset *rs, const mk_scenario *sc, const void *st,
     }
     if (ok) {
         int best = 0;
-        for (int i = 1; i < n; i++) {
-            if (visits[i] > visits[best] ||
-                (visits[i] == visits[best] && visits[i] > 0 &&
-                 sum[i] / visits[i] > sum[best] / visits[best]))
+        double shift = root_n > 0 ? (root_sumv - root_sump) / (double)root_n : 0.0, bv = -1e18;
+        for (int i = 0; i < n; i++) {
+            if (!visits[i])
+                continue;
+            double v = (sum[i] + pw * (ri->prior[i] + shift)) / ((double)visits[i] + pw);
+            if (v > bv) {
+                bv = v;
                 best = i;
+            }
         }
         *out = ri->acts[best];
         if (stats) {

@@ -9,7 +9,11 @@
  *
  * MUSKET_SOAK_GAMES=N plays N games per scenario (and N/5 + 1 with each
  * optional rule on, and with all of them: MUSKET_SOAK_OPTION_GAMES=M sets
- * that number) instead of 8 (docs/hm.md: the 10,000-game soak). */
+ * that number) instead of 8 (docs/hm.md: the 10,000-game soak).
+ *
+ * Besides the built-in scenarios it plays one of its own (TERRAIN below)
+ * that has what none of them has: hexes that begin over-stacked (H&M 4),
+ * entrenchments with their hexsides and "hill_to_hill": false (H&M 2). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,6 +39,40 @@ static long games, actions, decisions, overs[4];
 static long seen_elim, seen_retreat, seen_charge, seen_ambush, seen_withdraw, seen_leader;
 static long seen_flank, seen_disorderly, seen_facing; /* 13 Facing, Disorderly Retreat */
 static long seen_tie, seen_displace_ask, seen_displaced; /* H&M 8: the owner's choices */
+static long seen_overstack_end, seen_r1_def_retreat, seen_def_reroll; /* H&M 4; 15 */
+
+/* A position of our own with over-stacked set-ups, entrenchments and
+ * hills without hill-to-hill effects (see the head of this file). */
+static const char TERRAIN[] =
+    "{\"ruleset\":\"hm\",\"id\":\"hm/test-terrain\",\"title\":\"terrain\",\"chart\":\"small\","
+    "\"map\":{\"orientation\":\"pointy\",\"shifted\":\"even\",\"cols\":13,\"rows\":9,"
+    "\"terrain\":{\"E4\":\"entrenchment\",\"F4\":\"entrenchment\",\"G6\":\"hill\",\"H6\":\"hill\","
+    "\"I6\":\"hill\",\"J7\":\"river\",\"C6\":\"woods\",\"K3\":\"swamp\"}},"
+    "\"entrenchments\":{\"E4\":[\"SW\",\"SE\",\"W\"],\"F4\":[\"SW\",\"SE\",\"E\"]},"
+    "\"hill_to_hill\":false,\"overstacked\":[\"E3\",\"J7\"],"
+    "\"sides\":[{\"id\":\"a\",\"cap\":5,\"home\":\"north\"},"
+    "{\"id\":\"b\",\"cap\":5,\"home\":\"south\"}],"
+    "\"first\":\"a\",\"turns\":6,\"units\":["
+    "{\"id\":\"a1\",\"side\":\"a\",\"kind\":\"line\",\"mp\":3,\"hex\":\"E3\"},"
+    "{\"id\":\"a2\",\"side\":\"a\",\"kind\":\"line\",\"mp\":3,\"hex\":\"E3\"},"
+    "{\"id\":\"a3\",\"side\":\"a\",\"kind\":\"artillery\",\"mp\":2,\"hex\":\"E3\"},"
+    "{\"id\":\"a4\",\"side\":\"a\",\"kind\":\"line\",\"mp\":3,\"hex\":\"E4\"},"
+    "{\"id\":\"a5\",\"side\":\"a\",\"kind\":\"elite\",\"mp\":4,\"hex\":\"F4\"},"
+    "{\"id\":\"a6\",\"side\":\"a\",\"kind\":\"cavalry\",\"mp\":3,\"hex\":\"H4\"},"
+    "{\"id\":\"a7\",\"side\":\"a\",\"kind\":\"highlander\",\"mp\":3,\"hex\":\"C5\"},"
+    "{\"id\":\"a8\",\"side\":\"a\",\"kind\":\"skirmisher\",\"mp\":2,\"hex\":\"G6\"},"
+    "{\"id\":\"al\",\"side\":\"a\",\"kind\":\"leader\",\"rating\":3,\"commander\":true,"
+    "\"hex\":\"E3\"},"
+    "{\"id\":\"b1\",\"side\":\"b\",\"kind\":\"line\",\"mp\":3,\"hex\":\"J7\"},"
+    "{\"id\":\"b2\",\"side\":\"b\",\"kind\":\"cavalry\",\"mp\":3,\"hex\":\"J7\"},"
+    "{\"id\":\"b3\",\"side\":\"b\",\"kind\":\"line\",\"mp\":3,\"hex\":\"E6\"},"
+    "{\"id\":\"b4\",\"side\":\"b\",\"kind\":\"line\",\"mp\":3,\"hex\":\"F6\"},"
+    "{\"id\":\"b5\",\"side\":\"b\",\"kind\":\"dragoon\",\"mp\":2,\"hex\":\"H6\"},"
+    "{\"id\":\"b6\",\"side\":\"b\",\"kind\":\"highlander\",\"mp\":3,\"hex\":\"D6\"},"
+    "{\"id\":\"b7\",\"side\":\"b\",\"kind\":\"artillery\",\"mp\":2,\"hex\":\"I6\"},"
+    "{\"id\":\"bl\",\"side\":\"b\",\"kind\":\"leader\",\"rating\":2,\"commander\":true,"
+    "\"hex\":\"F6\"}"
+    "]}";
 
 static void count(const mk_events *ev)
 {
@@ -50,6 +88,7 @@ static void count(const mk_events *ev)
         seen_disorderly += strcmp(e->type, "disorderly_retreat") == 0;
         seen_facing += strcmp(e->type, "facing") == 0;
         seen_displaced += strcmp(e->type, "displaced") == 0;
+        seen_overstack_end += e->text && strcmp(e->text, "overstack_ended") == 0;
     }
 }
 
@@ -68,6 +107,29 @@ static uint64_t replay(const mk_scenario *sc, uint64_t seed, uint64_t options)
     }
     free(s);
     return h;
+}
+
+static void play(const mk_scenario *sc, uint64_t seed, uint64_t options, bool full);
+
+/* Every game of one scenario: without options, each option alone (with
+ * the rules it needs), all of them. */
+static void play_all(const mk_scenario *sc, int per, int oper)
+{
+    for (int g = 0; g < per; g++)
+        play(sc, (uint64_t)g + 1, 0, g < 1);
+    for (int o = 0; o < rs->noptions; o++) {
+        uint64_t opt = 1ull << o; /* the variants need their base rule */
+        if (o == HO_RANDOM_R1)
+            opt |= 1ull << HO_COMBAT_R1;
+        if (o == HO_LINE_TERRAIN)
+            opt |= 1ull << HO_LINE_COLUMN;
+        if (o == HO_DISORDERLY)
+            opt |= 1ull << HO_LINE_COLUMN | 1ull << HO_FACING;
+        for (int g = 0; g < oper; g++)
+            play(sc, (uint64_t)g + 1000, opt, false);
+    }
+    for (int g = 0; g < oper; g++)
+        play(sc, (uint64_t)g + 5000, (1ull << rs->noptions) - 1, false);
 }
 
 static void play(const mk_scenario *sc, uint64_t seed, uint64_t options, bool full)
@@ -132,6 +194,9 @@ static void play(const mk_scenario *sc, uint64_t seed, uint64_t options, bool fu
         count(&ev);
         seen_tie += s->pending == HP_HIT_TIE;
         seen_displace_ask += s->pending == HP_DISPLACE_UNIT || s->pending == HP_DISPLACE_HEX;
+        /* 15 Retreat in R1 Fire for the return fire, Leader Re-Rolls for the defenders */
+        seen_r1_def_retreat += s->pending == HP_R1_RETREAT && s->cb.r1_def;
+        seen_def_reroll += s->pending == HP_REROLL && s->to_move != s->active;
         char why[200];
         if (!hm_state_ok(s, sc, why, sizeof why)) {
             if (failures++ < 10)
@@ -183,25 +248,21 @@ int main(void)
             continue;
         }
         nsc++;
-        for (int g = 0; g < per; g++)
-            play(sc, (uint64_t)g + 1, 0, g < 1);
-        for (int o = 0; o < rs->noptions; o++) {
-            uint64_t opt = 1ull << o; /* the variants need their base rule */
-            if (o == HO_RANDOM_R1)
-                opt |= 1ull << HO_COMBAT_R1;
-            if (o == HO_LINE_TERRAIN)
-                opt |= 1ull << HO_LINE_COLUMN;
-            if (o == HO_DISORDERLY)
-                opt |= 1ull << HO_LINE_COLUMN | 1ull << HO_FACING;
-            for (int g = 0; g < oper; g++)
-                play(sc, (uint64_t)g + 1000, opt, false);
-        }
-        for (int g = 0; g < oper; g++)
-            play(sc, (uint64_t)g + 5000, (1ull << rs->noptions) - 1, false);
+        play_all(sc, per, oper);
         fprintf(stderr, "%s: done, %ld games so far, %d failures\n", cat[i].id, games, failures);
         mk_scenario_free(sc);
     }
     CHECK(nsc >= 1);
+    mk_scenario *tsc = mk_scenario_parse(TERRAIN, strlen(TERRAIN), "(terrain)", all, nr, &err);
+    CHECK(tsc != NULL);
+    if (tsc) {
+        nsc++;
+        play_all(tsc, per, oper);
+        fprintf(stderr, "hm/test-terrain: done, %ld games so far, %d failures\n", games, failures);
+        mk_scenario_free(tsc);
+    } else {
+        fprintf(stderr, "hm/test-terrain: %s\n", err.msg);
+    }
     CHECK_EQ(failures, 0);
     fprintf(stderr,
             "hm random: %d scenarios, %ld games, %ld actions, %ld decisions; ends: win %ld, "
@@ -213,6 +274,11 @@ int main(void)
             seen_facing, seen_flank, seen_disorderly);
     fprintf(stderr, "hm random: hit ties asked %ld, displacements %ld (asked %ld)\n", seen_tie,
             seen_displaced, seen_displace_ask);
+    fprintf(stderr,
+            "hm random: over-stacked hexes ended %ld, return-fire retreats asked %ld, defenders' "
+            "re-rolls asked %ld\n",
+            seen_overstack_end, seen_r1_def_retreat, seen_def_reroll);
     CHECK(seen_facing > 0 && seen_flank > 0); /* the hm.facing games reach both */
+    CHECK(seen_overstack_end > 0 && seen_def_reroll > 0);
     return check_done("test_hm_random");
 }

@@ -155,12 +155,29 @@ function terrainIndex(geo, map) {
   return out;
 }
 
+// Tiles placed during the game over the scenario's terrain (H&M 15 Random
+// Events 2 places a swamp tile): the state's `terrain_changes`, label ->
+// terrain name, as a Map(global index -> terrain name).
+function placedIndex(geo, state) {
+  const out = new Map();
+  const changes = state && state.terrain_changes;
+  if (!changes || typeof changes !== 'object') return out;
+  for (const [label, t] of Object.entries(changes)) {
+    const p = geo.parse(label);
+    if (p && typeof t === 'string') out.set(p.r * geo.cols + p.c, t);
+  }
+  return out;
+}
+
 // The terrain of the hex labelled label ('clear' where the scenario names
-// none).
-export function terrainAt(scenario, label) {
+// none); a tile placed during the game (state.terrain_changes) wins when a
+// state is given.
+export function terrainAt(scenario, label, state = null) {
   const geo = new Geometry(scenario.map);
   const p = geo.parse(label);
-  return (p && terrainIndex(geo, scenario.map).get(p.r * geo.cols + p.c)) || 'clear';
+  if (!p) return 'clear';
+  const i = p.r * geo.cols + p.c;
+  return placedIndex(geo, state).get(i) || terrainIndex(geo, scenario.map).get(i) || 'clear';
 }
 
 // A unit's facing (degrees clockwise from map-up, H&M 13 Facing) when the
@@ -179,15 +196,19 @@ export function draw(svg, view) {
   svg.dataset.orientation = geo.flat ? 'flat' : 'pointy';
   svg.replaceChildren();
   const terrain = terrainIndex(geo, sc.map);
+  const placed = placedIndex(geo, view.state); // tiles placed in play (H&M 15 Random Events 2)
   const hexes = el('g', { class: 'hexes' }, svg);
   for (let r = 0; r < geo.rows; r++) {
     for (let c = 0; c < geo.cols; c++) {
       const label = geo.label(c, r);
-      const t = terrain.get(r * geo.cols + c) || 'clear';
+      const tile = placed.get(r * geo.cols + c);
+      const t = tile || terrain.get(r * geo.cols + c) || 'clear';
       const { x, y } = geo.center(c, r);
-      const poly = el('polygon', { class: 'hex', points: geo.corners(x, y), fill: terrainColour(t, view.ruleset), 'data-hex': label, 'data-terrain': t }, hexes);
+      const attrs = { class: tile ? 'hex placed' : 'hex', points: geo.corners(x, y), fill: terrainColour(t, view.ruleset), 'data-hex': label, 'data-terrain': t };
+      if (tile) attrs['data-placed'] = 'true';
+      const poly = el('polygon', attrs, hexes);
       const title = el('title', {}, poly);
-      title.textContent = `${label} ${t}`;
+      title.textContent = tile ? `${label} ${t} (a tile placed in play)` : `${label} ${t}`;
       poly.addEventListener('click', () => view.onHex && view.onHex(label));
       const tx = el('text', { class: 'hex-label', x: x, y: y - R * 0.62, 'text-anchor': 'middle' }, hexes);
       tx.textContent = label;

@@ -19,8 +19,19 @@ enum {
     ST_R1_ORDER,
     ST_R1_FIRE,
     ST_ATTACK2,
-    ST_HITS
+    ST_HITS,
+    /* the second half of a roll that 15 Leader Re-Rolls may pause: its
+     * hits (cb->rr_hits, re-rolls counted) are applied here */
+    ST_DF_HITS,
+    ST_R1_HITS,
+    ST_SIMUL,
+    ST_SIMUL_HITS,
+    ST_LEADER_HITS
 };
+
+/* hm_combat.rr_col for the die of 15 Leaders in Combat (it hits on <= the
+ * leader's rating, not on the chart). */
+#define RR_LEADER (-1)
 
 typedef struct mods {
     int n, sum;
@@ -61,8 +72,8 @@ static int dice_for(const hm_state *s, const mk_scenario *sc, int unit, int col,
     if (HM_OPT(s, HO_AMMUNITION) && col == COL_FIRE && (s->u[unit].flags & HU_AMMO))
         n--;
     if (HM_OPT(s, HO_HI_STACKING) && (cls == HC_INF || cls == HC_HORSE)) {
-        int in[2], m = hm_units_in(s, sc, s->u[unit].hex, in);
-        for (int i = 0; i < m && i < 2; i++)
+        int in[HM_STACK_MAX], m = hm_units_in(s, sc, s->u[unit].hex, in);
+        for (int i = 0; i < m && i < HM_STACK_MAX; i++)
             if (in[i] != unit &&
                 hm_class(sc->units[in[i]].kind) == (cls == HC_INF ? HC_HORSE : HC_INF))
                 n--;
@@ -71,6 +82,46 @@ static int dice_for(const hm_state *s, const mk_scenario *sc, int unit, int col,
         n = n > 1 ? 1 : n;
     n = hm_event_dice(s, sc, unit, col, n < 1 ? 1 : n); /* 15 Random Events 4, 7 */
     return n < 1 ? 1 : n > HM_MAX_DICE ? HM_MAX_DICE : n;
+}
+
+/* H&M 8: a natural 9 always hits, a natural 0 always misses, else
+ * modified >= need. */
+static bool die_hits(int d, int drm, int need)
+{
+    return d == 9 || (d != 0 && d + drm >= need);
+}
+
+/* 15 Retreat in R1 Fire Combat: unit rolled a natural 0 at R1. In a Fire
+ * Combat (the firer's roll, and under Combat at R1 the target's return
+ * fire; not the Defensive Fire of a close combat or charge) an Infantry,
+ * Light Footman or Horseman that does must retreat, but "if both sides
+ * roll natural '0' results, only the first to do so Retreats". */
+static void r1_zero(hm_state *s, const mk_scenario *sc, int unit, int col, int range)
+{
+    hm_combat *cb = &s->cb;
+    if (col != COL_FIRE || range != 1 || !cb->on || cb->kind != HA_FIRE ||
+        !HM_OPT(s, HO_R1_RETREAT) || hm_class(sc->units[unit].kind) == HC_CANNON)
+        return;
+    int side = unit == cb->attacker ? 1 : 2;
+    if (cb->r1_zero && cb->r1_zero != side)
+        return; /* the other side rolled its 0 first */
+    cb->r1_zero = (int8_t)side;
+    if (side == 1 && !cb->r1_retreat)
+        cb->r1_retreat = 1;
+    for (int i = 0; side == 2 && i < cb->ndef; i++)
+        if (cb->def[i] == unit)
+            cb->r1_def |= (uint8_t)(1u << i);
+}
+
+/* What one die of unit's combat roll does besides hitting: a natural 5
+ * checks the leaders (H&M 9, counted into *fives), a natural 1 in fire
+ * runs it short of ammunition (15 Ammunition). */
+static void die_effects(hm_state *s, int unit, int col, int d, int *fives)
+{
+    if (d == 5 && fives)
+        (*fives)++;
+    if (d == 1 && col == COL_FIRE && HM_OPT(s, HO_AMMUNITION))
+        s->u[unit].flags |= HU_AMMO; /* 15 Ammunition */
 }
 
 /* Rolls the dice of unit: a natural 9 always hits, a natural 0 always
@@ -99,19 +150,13 @@ static int roll_mods(hm_state *s, const mk_scenario *sc, int unit, int col, int 
     for (int i = 0; i < dice; i++) {
         int d = mk_rng_d10(&s->head.rng);
         mk_event_value(e, d);
-        if (d == 5 && fives)
-            (*fives)++;
-        if (d == 1 && col == COL_FIRE && HM_OPT(s, HO_AMMUNITION))
-            s->u[unit].flags |= HU_AMMO; /* 15 Ammunition */
-        if (d == 9 || (d != 0 && d + drm >= need))
-            hits++;
+        die_effects(s, unit, col, d, fives);
+        hits += die_hits(d, drm, need);
         zeros += d == 0;
     }
     e->hits = (int16_t)hits;
-    /* 15 Retreat in R1 Fire Combat: the firer's natural 0 at R1 */
-    if (zeros && col == COL_FIRE && range == 1 && !df && s->cb.on && s->cb.attacker == unit &&
-        HM_OPT(s, HO_R1_RETREAT) && hm_class(sc->units[unit].kind) != HC_CANNON)
-        s->cb.r1_retreat = 1;
+    if (zeros) /* 15 Retreat in R1 Fire Combat */
+        r1_zero(s, sc, unit, col, range);
     return hits;
 }
 
@@ -125,25 +170,46 @@ int hm_roll(hm_state *s, const mk_scenario *sc, int unit, int col, int range, in
                      fives);
 }
 
+static bool reroll_offer(hm_state *s, const mk_scenario *sc, int unit, int col, int range, int need,
+                         int drm, int hits, int miss);
+
+/* H&M 7 Ambush: the ambusher's close combat dice against the mover (in no
+ * combat: s->cb is idle during a move). The roll waits in cb->rr_* (hits)
+ * and cb->fives for hm_ambush_finish; returns true when the ambusher's
+ * player is asked for 15 Leader Re-Rolls first. */
+bool hm_ambush_dice(hm_state *s, const mk_scenario *sc, int amb, int mover, int need, int drm,
+                    mk_events *ev)
+{
+    int f = 0, nd = dice_for(s, sc, amb, COL_CLOSE, 1, 0);
+    int hits = hm_roll(s, sc, amb, COL_CLOSE, 1, need, drm, nd, "ambush", "H&M 7 Ambush",
+                       s->u[mover].hex, ev, &f);
+    s->cb.on = 0;
+    s->cb.fives = (uint8_t)f;
+    return reroll_offer(s, sc, amb, COL_CLOSE, 1, need, drm, hits, nd - hits);
+}
+
 /* H&M 8 Terrain Modifiers. Fire at R2/R3: Combat Out of the firer's hex
  * plus Combat In of the target's. Otherwise only the Combat In of the
  * inactive side's hex: the target hex for the active side's dice, the
  * defender's own hex for Defensive Fire and simultaneous dice (AMB-HM-3,
  * the rules text's reading), with no modifier for defensive fire out of an
- * Entrenchment or Fort. */
+ * Entrenchment or Fort. H&M 2: each hex's effects as seen across the
+ * hexside toward the other hex (an Entrenchment's only across its three
+ * hexsides; a Hill's not toward a Hill when the scenario says so). */
 static void terrain_mods(const hm_state *s, const mk_scenario *sc, int from, int to, int range,
                          bool defender, mods *m)
 {
     if (range >= 2) {
-        mod_add(m, hm_fx(s, sc, from)->combat_out, "Combat Out of the firer's hex (H&M 8)");
-        mod_add(m, hm_fx(s, sc, to)->combat_in, "Combat In of the target's hex (H&M 8)");
+        mod_add(m, hm_fx_from(s, sc, from, to)->combat_out,
+                "Combat Out of the firer's hex (H&M 8)");
+        mod_add(m, hm_fx_from(s, sc, to, from)->combat_in, "Combat In of the target's hex (H&M 8)");
         return;
     }
-    int h = defender ? from : to;
+    int h = defender ? from : to, other = defender ? to : from;
     int t = hm_terrain(s, sc, h);
     if (defender && (t == HT_ENTRENCHMENT || t == HT_FORT))
         return;
-    mod_add(m, hm_fx(s, sc, h)->combat_in,
+    mod_add(m, hm_fx_from(s, sc, h, other)->combat_in,
             defender ? "Combat In of the defender's own hex (H&M 8, AMB-HM-3)"
                      : "Combat In of the target's hex (H&M 8)");
 }
@@ -165,9 +231,9 @@ static void form_mods(const hm_state *s, const mk_scenario *sc, int roller, int 
         return;
     int k = sc->units[roller].kind, cls = hm_class(k);
     bool column = s->u[roller].column;
-    int in[2], n = hm_units_in(s, sc, target, in);
+    int in[HM_STACK_MAX], n = hm_units_in(s, sc, target, in);
     bool t_col = false, t_horse_line = false, t_horse = false;
-    for (int i = 0; i < n && i < 2; i++) {
+    for (int i = 0; i < n && i < HM_STACK_MAX; i++) {
         int tc = hm_class(sc->units[in[i]].kind);
         t_col |= s->u[in[i]].column != 0;
         t_horse |= tc == HC_HORSE;
@@ -201,31 +267,93 @@ static void set_pending(hm_state *s, int p, int side)
     s->to_move = (int8_t)side;
 }
 
+/* 15 Leaders in Combat: the leader rolls a combat die into event e; it
+ * hits on <= his rating (a natural 0 included, AMB-HM-7); a 9 rolls
+ * another die, and 0-2 on it eliminates him. Returns 1 for a hit. */
+static int leader_die(hm_state *s, const mk_scenario *sc, int L, mk_event *e, mk_events *ev)
+{
+    int d = mk_rng_d10(&s->head.rng);
+    e->unit = (int16_t)L;
+    e->die = 10;
+    mk_event_value(e, d);
+    e->need = s->u[L].mp;
+    e->hits = (int16_t)(d <= s->u[L].mp);
+    if (d == 9) {
+        int d2 = mk_rng_d10(&s->head.rng);
+        mk_event_value(e, d2);
+        if (d2 <= 2) { /* 0-2 on the second die: eliminated */
+            int side = sc->units[L].side;
+            s->u[L].hex = -1;
+            s->leaders_lost[side]++;
+            s->vp2[1 - side] = (int16_t)(s->vp2[1 - side] + (s->u[L].mp >= 3 ? 4 : 2));
+            mk_events_add(ev, "eliminated")->unit = (int16_t)L;
+            if (s->ac[side] == L) {
+                s->ac[side] = -1;
+                s->ac_lost[side] = 1;
+                s->rerolls[side] = 0;
+            }
+        }
+    }
+    return d <= s->u[L].mp;
+}
+
+/* 15 Leader Re-Rolls: "each player may re-roll a combat die that misses,
+ * doing so a number of times equal to the AC's Rating". Records unit's
+ * roll (the attacker's, a defensive fire, a return fire, a countercharge or
+ * a Highlander's simultaneous dice: every combat roll of a combat) for the
+ * stage that applies its hits; if it missed and its player (the one who
+ * decides for it) has re-rolls left, asks him (`reroll`, one die at a
+ * time). Returns true when that decision is now pending. */
+static bool reroll_offer(hm_state *s, const mk_scenario *sc, int unit, int col, int range, int need,
+                         int drm, int hits, int miss)
+{
+    hm_combat *cb = &s->cb;
+    cb->rr_unit = (int16_t)unit;
+    cb->rr_hits = (int8_t)hits;
+    cb->rr_miss = (int8_t)(miss > 0 ? miss : 0);
+    cb->rr_need = (int8_t)need;
+    cb->rr_drm = (int8_t)drm;
+    cb->rr_col = (int8_t)col;
+    cb->rr_range = (int8_t)range;
+    int side = hm_ctl_side(s, sc, unit); /* 15 Random Events 12: the roller decides */
+    if (!HM_OPT(s, HO_REROLLS) || cb->rr_miss <= 0 || s->rerolls[side] <= 0)
+        return false;
+    set_pending(s, HP_REROLL, side);
+    return true;
+}
+
 /* The rule named on each hit of the attacker's roll (the event's purpose). */
 static const char *hit_rule(const hm_combat *cb)
 {
     return cb->kind == HA_FIRE ? "fire" : cb->kind == HA_CLOSE ? "close_combat" : "charge";
 }
 
+/* H&M 8: the units of the target hex that may take the next hit: those at
+ * the current highest MP (1 MP units ignore hits at R3, R2 Grand). */
+static int hit_candidates(const hm_state *s, const mk_scenario *sc, int *out)
+{
+    const hm_combat *cb = &s->cb;
+    int in[HM_STACK_MAX], n = hm_units_in(s, sc, cb->hex, in), top = 0, m = 0;
+    for (int i = 0; i < n && i < HM_STACK_MAX; i++)
+        if (!(cb->hits_immune && s->u[in[i]].mp <= 1) && s->u[in[i]].mp > top)
+            top = s->u[in[i]].mp;
+    for (int i = 0; i < n && i < HM_STACK_MAX && top > 0; i++)
+        if (s->u[in[i]].mp == top)
+            out[m++] = in[i];
+    return m;
+}
+
 /* H&M 8: "hits are applied one at a time to the current highest MP
  * (owning player decides if tied)". Applies cb->hits_left hits to the
- * target hex; returns true when it stops for the owner's choice between two
+ * target hex; returns true when it stops for the owner's choice between
  * tied units (HP_HIT_TIE). Units at 1 MP ignore hits at R3 (R2 Grand). */
 static bool run_hits(hm_state *s, const mk_scenario *sc, mk_events *ev)
 {
     hm_combat *cb = &s->cb;
     while (cb->hits_left > 0) {
-        int in[2], n = hm_units_in(s, sc, cb->hex, in), best = -1, tied = 0;
-        for (int i = 0; i < n && i < 2; i++) {
-            if (cb->hits_immune && s->u[in[i]].mp <= 1)
-                continue;
-            if (best < 0 || s->u[in[i]].mp > s->u[best].mp) {
-                best = in[i];
-                tied = 0;
-            } else if (s->u[in[i]].mp == s->u[best].mp) {
-                tied = 1;
-            }
-        }
+        int in[HM_STACK_MAX], n = hm_units_in(s, sc, cb->hex, in);
+        int cand[HM_STACK_MAX], nc = hit_candidates(s, sc, cand);
+        int best = nc ? cand[0] : -1, tied = nc > 1;
         if (best < 0) {
             if (n > 0 && cb->hits_immune) {
                 mk_event *e = mk_events_add(ev, "immune");
@@ -491,15 +619,19 @@ void hm_combat_start(hm_state *s, const mk_scenario *sc, int kind, int unit, int
     cb->lead = s->lic;
     s->lic = -1;
     cb->range = (uint8_t)mk_hex_distance(&sc->map.grid, (mk_hex)cb->att_hex, (mk_hex)hex);
-    int in[2];
+    int in[HM_STACK_MAX];
     int n = hm_units_in(s, sc, hex, in);
-    /* Infantry class first (H&M 8 Close Combat: it checks before Cannon) */
-    if (n == 2 && hm_class(sc->units[in[1]].kind) == HC_INF) {
-        int t = in[0];
-        in[0] = in[1];
-        in[1] = t;
-    }
-    cb->ndef = (int8_t)(n > 2 ? 2 : n);
+    /* Infantry class first (H&M 8 Close Combat: it checks before Cannon);
+     * more than two only in a hex that began over-stacked (H&M 4) */
+    for (int i = 1; i < n && i < HM_STACK_MAX; i++)
+        for (int j = i; j > 0 && hm_class(sc->units[in[j]].kind) == HC_INF &&
+                        hm_class(sc->units[in[j - 1]].kind) != HC_INF;
+             j--) {
+            int t = in[j];
+            in[j] = in[j - 1];
+            in[j - 1] = t;
+        }
+    cb->ndef = (int8_t)(n > HM_STACK_MAX ? HM_STACK_MAX : n);
     for (int i = 0; i < cb->ndef; i++) {
         cb->def[i] = (int16_t)in[i];
         cb->mode[i] = HW_STAND;
@@ -642,7 +774,7 @@ void hm_combat_run(hm_state *s, const mk_scenario *sc, mk_events *ev)
                 }
                 cb->cur++;
             }
-            for (int i = 0; i < 2; i++)
+            for (int i = 0; i < HM_STACK_MAX; i++)
                 cb->eq[i] = 0;
             cb->cur = 0;
             cb->stage = ST_MORALE;
@@ -691,7 +823,7 @@ void hm_combat_run(hm_state *s, const mk_scenario *sc, mk_events *ev)
                                                : "Horsemen in Column countercharging (H&M 13)";
                 }
                 int roll, thr;
-                int p = hm_morale(s, sc, d, mp, drm, why,
+                int p = hm_morale(s, sc, d, mp, drm, cb->att_hex, why,
                                   wd                          ? "withdraw"
                                   : cb->mode[i] == HW_COUNTER ? "countercharge"
                                                               : "defensive_fire",
@@ -708,32 +840,40 @@ void hm_combat_run(hm_state *s, const mk_scenario *sc, mk_events *ev)
             cb->stage = ST_DF;
             break;
         }
-        case ST_DF:
-            if (cb->kind != HA_FIRE)
-                for (int i = 0; i < cb->ndef && s->u[att].hex >= 0; i++) {
-                    int d = cb->def[i], k = sc->units[d].kind;
-                    if (cb->passed[i] != 1 || cb->mode[i] != HW_STAND || s->u[d].hex != cb->hex)
-                        continue;
-                    if (cb->kind == HA_CHARGE && hm_class(k) == HC_CANNON)
-                        continue; /* not from artillery */
-                    if (hm_aspect(s, sc, d, cb->att_hex) != HM_FRONT)
-                        continue; /* 13 Facing: none through a flank or rear */
-                    int need = s->ch.k[k].fire[0];
-                    if (need <= 0)
-                        continue;
-                    mods m = {0};
-                    terrain_mods(s, sc, cb->hex, cb->att_hex, 1, true, &m);
-                    ssr_mods(s, sc, d, COL_FIRE, &m);
-                    form_mods(s, sc, d, cb->att_hex, COL_FIRE, &m);
-                    int f = 0;
-                    int hits = roll_mods(s, sc, d, COL_FIRE, 1, need, &m, -1, 1, "defensive_fire",
-                                         "H&M 8 Defensive Fire", cb->att_hex, ev, &f);
-                    cb->fives = (uint8_t)(cb->fives + f);
-                    for (int h = 0; h < hits; h++)
-                        hm_hit(s, sc, att, "H&M 8 Defensive Fire", ev);
+        case ST_DF: /* each defender that passed, one at a time (cb->cur) */
+            while (cb->kind != HA_FIRE && cb->cur < cb->ndef && s->u[att].hex >= 0) {
+                int i = cb->cur, d = cb->def[i], k = sc->units[d].kind;
+                int need = s->ch.k[k].fire[0];
+                if (cb->passed[i] != 1 || cb->mode[i] != HW_STAND || s->u[d].hex != cb->hex ||
+                    (cb->kind == HA_CHARGE && hm_class(k) == HC_CANNON) /* not from artillery */
+                    || hm_aspect(s, sc, d, cb->att_hex) != HM_FRONT /* 13 Facing: flank, rear */
+                    || need <= 0) {
+                    cb->cur++;
+                    continue;
                 }
-            cb->stage = ST_WITHDRAW;
-            cb->cur = 0;
+                mods m = {0};
+                terrain_mods(s, sc, cb->hex, cb->att_hex, 1, true, &m);
+                ssr_mods(s, sc, d, COL_FIRE, &m);
+                form_mods(s, sc, d, cb->att_hex, COL_FIRE, &m);
+                int f = 0, nd = dice_for(s, sc, d, COL_FIRE, 1, 1);
+                int hits = roll_mods(s, sc, d, COL_FIRE, 1, need, &m, nd, 1, "defensive_fire",
+                                     "H&M 8 Defensive Fire", cb->att_hex, ev, &f);
+                cb->fives = (uint8_t)(cb->fives + f);
+                cb->stage = ST_DF_HITS;
+                if (reroll_offer(s, sc, d, COL_FIRE, 1, need, m.sum, hits, nd - hits))
+                    return;
+                break;
+            }
+            if (cb->stage == ST_DF) {
+                cb->stage = ST_WITHDRAW;
+                cb->cur = 0;
+            }
+            break;
+        case ST_DF_HITS: /* the defensive fire's hits, its re-rolls counted */
+            for (int h = 0; h < cb->rr_hits; h++)
+                hm_hit(s, sc, att, "H&M 8 Defensive Fire", ev);
+            cb->cur++;
+            cb->stage = ST_DF;
             break;
         case ST_WITHDRAW:
             while (cb->cur < cb->ndef) {
@@ -758,7 +898,7 @@ void hm_combat_run(hm_state *s, const mk_scenario *sc, mk_events *ev)
             }
             cb->cur = 0;
             {
-                int in[2];
+                int in[HM_STACK_MAX];
                 int left = hm_units_in(s, sc, cb->hex, in);
                 bool withdrew = false;
                 for (int i = 0; i < cb->ndef; i++)
@@ -783,7 +923,7 @@ void hm_combat_run(hm_state *s, const mk_scenario *sc, mk_events *ev)
             break;
         case ST_R1_ORDER: { /* 15 Combat at R1: who fires first */
             cb->stage = ST_ATTACK;
-            int16_t ret[2];
+            int16_t ret[HM_STACK_MAX];
             if (!HM_OPT(s, HO_COMBAT_R1) || cb->kind != HA_FIRE || cb->range != 1 ||
                 s->u[att].hex < 0 || r1_returners(s, sc, ret) == 0)
                 break;
@@ -818,11 +958,11 @@ void hm_combat_run(hm_state *s, const mk_scenario *sc, mk_events *ev)
                 cb->stage = ST_R1_FIRE;
             break;
         }
-        case ST_R1_FIRE: { /* 15 Combat at R1: the defenders fire */
-            int16_t ret[2];
-            int nr = s->u[att].hex >= 0 ? r1_returners(s, sc, ret) : 0, hits = 0;
-            for (int i = 0; i < nr && s->u[att].hex >= 0; i++) {
-                int d = ret[i];
+        case ST_R1_FIRE: { /* 15 Combat at R1: the defenders fire, one at a time (cb->ri) */
+            int16_t ret[HM_STACK_MAX];
+            int nr = s->u[att].hex >= 0 ? r1_returners(s, sc, ret) : 0;
+            if (cb->ri < nr) {
+                int d = ret[cb->ri], need = s->ch.k[sc->units[d].kind].fire[0];
                 mods m = {0};
                 terrain_mods(s, sc, cb->hex, cb->att_hex, 1, true, &m);
                 ssr_mods(s, sc, d, COL_FIRE, &m);
@@ -831,14 +971,16 @@ void hm_combat_run(hm_state *s, const mk_scenario *sc, mk_events *ev)
                     mod_add(&m, 1, "fires second (15 Combat at R1)");
                 if (hm_aspect(s, sc, d, cb->att_hex) == HM_FLANK)
                     mod_add(&m, -1, "attacked in the flank (15 Combat at R1, H&M 13 Facing)");
-                int f = 0;
-                int h = roll_mods(s, sc, d, COL_FIRE, 1, s->ch.k[sc->units[d].kind].fire[0], &m, -1,
-                                  1, "r1_fire", "H&M 15 Combat at R1", cb->att_hex, ev, &f);
+                int f = 0, nd = dice_for(s, sc, d, COL_FIRE, 1, 1);
+                int h = roll_mods(s, sc, d, COL_FIRE, 1, need, &m, nd, 1, "r1_fire",
+                                  "H&M 15 Combat at R1", cb->att_hex, ev, &f);
                 cb->fives = (uint8_t)(cb->fives + f);
-                hits += h;
-                for (int k = 0; k < h; k++)
-                    hm_hit(s, sc, att, "H&M 15 Combat at R1", ev);
+                cb->stage = ST_R1_HITS;
+                if (reroll_offer(s, sc, d, COL_FIRE, 1, need, m.sum, h, nd - h))
+                    return;
+                break;
             }
+            int hits = cb->r1_hits;
             if (cb->r1 == 2) {
                 cb->r1_skip = (int8_t)(hits >= 2);
                 cb->r1_bonus = (int8_t)(hits < 2);
@@ -852,6 +994,13 @@ void hm_combat_run(hm_state *s, const mk_scenario *sc, mk_events *ev)
             cb->cur = 0;
             break;
         }
+        case ST_R1_HITS: /* a return fire's hits, its re-rolls counted */
+            cb->r1_hits = (int8_t)(cb->r1_hits + cb->rr_hits);
+            for (int k = 0; k < cb->rr_hits; k++)
+                hm_hit(s, sc, att, "H&M 15 Combat at R1", ev);
+            cb->ri++;
+            cb->stage = ST_R1_FIRE;
+            break;
         case ST_ATTACK: {
             int ak = sc->units[att].kind;
             if (s->u[att].hex < 0) {
@@ -869,7 +1018,7 @@ void hm_combat_run(hm_state *s, const mk_scenario *sc, mk_events *ev)
             ssr_mods(s, sc, att, col, &m);
             form_mods(s, sc, att, cb->hex, col, &m);
             if (col == COL_CHARGE && hm_class(ak) == HC_HORSE &&
-                hm_terrain(s, sc, cb->hex) == HT_CLEAR)
+                hm_terrain_from(s, sc, cb->hex, cb->att_hex) == HT_CLEAR) /* H&M 2 */
                 mod_add(&m, 1, "Horsemen Clear Terrain Bonus (H&M 8)");
             int f = 0;
             const char *purpose = col == COL_FIRE    ? "fire"
@@ -889,79 +1038,79 @@ void hm_combat_run(hm_state *s, const mk_scenario *sc, mk_events *ev)
                     roll_mods(s, sc, att, col, cb->range, need, &m, nd - hits, 0, "event_reroll",
                               "H&M 15 Random Events 6: re-roll all misses", cb->hex, ev, &f);
             cb->fives = (uint8_t)(cb->fives + f);
-            cb->att_hits = (int8_t)hits;
-            cb->att_miss = (int8_t)(cb->r1_skip ? 0 : nd - hits);
-            cb->att_need = (int8_t)need;
-            cb->att_drm = (int8_t)m.sum;
             cb->stage = ST_ATTACK2;
-            if (HM_OPT(s, HO_REROLLS) && cb->att_miss > 0 && s->rerolls[aside] > 0) {
-                set_pending(s, HP_REROLL, aside); /* 15 Leader Re-Rolls */
-                return;
-            }
+            if (reroll_offer(s, sc, att, col, col == COL_FIRE ? cb->range : 0, need, m.sum, hits,
+                             cb->r1_skip ? 0 : nd - hits))
+                return; /* 15 Leader Re-Rolls */
             break;
         }
         case ST_ATTACK2: {
-            int in[2], n = hm_units_in(s, sc, cb->hex, in), f = 0;
-            int hits = cb->att_hits;
+            cb->tot_hits = cb->rr_hits; /* the attacker's, its re-rolls counted */
+            cb->back = 0;
+            cb->cur = 0;
+            cb->stage = ST_LEADER_HITS;
             if (cb->lead >= 0 && s->u[cb->lead].hex >= 0) { /* 15 Leaders in Combat */
-                int L = cb->lead, d = mk_rng_d10(&s->head.rng);
+                int L = cb->lead;
                 mk_event *e = mk_events_add(ev, "roll");
                 e->purpose = "leader_combat";
                 e->rule = "H&M 15 Leaders in Combat: a hit on <= rating (0 included, AMB-HM-7)";
-                e->unit = (int16_t)L;
-                e->die = 10;
-                mk_event_value(e, d);
-                e->need = s->u[L].mp;
-                e->hits = (int16_t)(d <= s->u[L].mp);
-                hits += d <= s->u[L].mp;
-                if (d == 9) {
-                    int d2 = mk_rng_d10(&s->head.rng);
-                    mk_event_value(e, d2);
-                    if (d2 <= 2) { /* 0-2 on the second die: eliminated */
-                        int side = sc->units[L].side;
-                        s->u[L].hex = -1;
-                        s->leaders_lost[side]++;
-                        s->vp2[1 - side] = (int16_t)(s->vp2[1 - side] + (s->u[L].mp >= 3 ? 4 : 2));
-                        mk_events_add(ev, "eliminated")->unit = (int16_t)L;
-                        if (s->ac[side] == L) {
-                            s->ac[side] = -1;
-                            s->ac_lost[side] = 1;
-                            s->rerolls[side] = 0;
-                        }
-                    }
-                }
+                int h = leader_die(s, sc, L, e, ev);
+                if (s->u[L].hex >= 0 && /* 15 Leader Re-Rolls: his die is a combat die */
+                    reroll_offer(s, sc, L, RR_LEADER, 0, s->u[L].mp, 0, h, 1 - h))
+                    return;
+                cb->rr_hits = (int8_t)h;
+            } else {
+                cb->rr_hits = 0;
             }
-            /* simultaneous: countercharge, Highlanders (H&M 8) */
-            int back = 0;
-            for (int i = 0; i < cb->ndef && cb->kind != HA_FIRE; i++) {
-                int d = cb->def[i], k = sc->units[d].kind;
-                if (s->u[d].hex != cb->hex)
-                    continue;
+            break;
+        }
+        case ST_LEADER_HITS: /* the leader's hit (re-roll counted) joins the attacker's */
+            cb->tot_hits = (int8_t)(cb->tot_hits + cb->rr_hits);
+            cb->stage = ST_SIMUL;
+            break;
+        case ST_SIMUL: /* simultaneous: countercharge, Highlanders (H&M 8), one at a time */
+            while (cb->kind != HA_FIRE && cb->cur < cb->ndef) {
+                int i = cb->cur, d = cb->def[i], k = sc->units[d].kind;
                 int dneed = 0, dcol = COL_CLOSE;
-                if (cb->kind == HA_CHARGE && cb->mode[i] == HW_COUNTER && cb->passed[i] == 1) {
+                if (s->u[d].hex != cb->hex) {
+                    /* gone (withdrawn): rolls nothing */
+                } else if (cb->kind == HA_CHARGE && cb->mode[i] == HW_COUNTER &&
+                           cb->passed[i] == 1) {
                     dneed = s->ch.k[k].charge;
                     dcol = COL_CHARGE;
                 } else if (k == HK_HIGHLANDER && cb->mode[i] == HW_STAND &&
                            hm_aspect(s, sc, d, cb->att_hex) == HM_FRONT) { /* 13 Facing */
                     dneed = cb->kind == HA_CHARGE ? 7 : s->ch.k[k].close;
                 }
-                if (dneed <= 0)
+                if (dneed <= 0) {
+                    cb->cur++;
                     continue;
+                }
                 mods dm = {0};
                 terrain_mods(s, sc, cb->hex, cb->att_hex, 1, true, &dm);
                 form_mods(s, sc, d, cb->att_hex, dcol, &dm);
-                back += roll_mods(s, sc, d, dcol, 0, dneed, &dm, -1, 0,
+                int f = 0, nd = dice_for(s, sc, d, dcol, 0, 0);
+                int h = roll_mods(s, sc, d, dcol, 0, dneed, &dm, nd, 0,
                                   dcol == COL_CHARGE ? "countercharge" : "highlander",
                                   "H&M 8: simultaneous", cb->att_hex, ev, &f);
                 cb->fives = (uint8_t)(cb->fives + f);
+                cb->stage = ST_SIMUL_HITS;
+                if (reroll_offer(s, sc, d, dcol, 0, dneed, dm.sum, h, nd - h))
+                    return;
+                break;
             }
-            cb->hits_left = (uint8_t)(n > 0 ? hits : 0);
-            cb->hits_immune = cb->kind == HA_FIRE && cb->range >= s->ch.immune_range;
-            cb->tot_hits = (int8_t)hits;
-            cb->back = (uint8_t)back;
-            cb->stage = ST_HITS;
+            if (cb->stage == ST_SIMUL) {
+                int in[HM_STACK_MAX], n = hm_units_in(s, sc, cb->hex, in);
+                cb->hits_left = (uint8_t)(n > 0 ? cb->tot_hits : 0);
+                cb->hits_immune = cb->kind == HA_FIRE && cb->range >= s->ch.immune_range;
+                cb->stage = ST_HITS;
+            }
             break;
-        }
+        case ST_SIMUL_HITS: /* held until the attacker's hits are applied (ST_HITS) */
+            cb->back = (uint8_t)(cb->back + cb->rr_hits);
+            cb->cur++;
+            cb->stage = ST_SIMUL;
+            break;
         case ST_HITS: /* the hits on the hex, then the simultaneous ones (H&M 8) */
             if (run_hits(s, sc, ev))
                 return;
@@ -984,6 +1133,24 @@ void hm_combat_run(hm_state *s, const mk_scenario *sc, mk_events *ev)
                     return;
                 }
                 hm_hit(s, sc, att, "H&M 8 No Retreat (15 Retreat in R1 Fire Combat)", ev);
+            }
+            /* 15 Retreat in R1 Fire Combat: the defenders whose return fire
+             * rolled a natural 0 first, after both sides fired */
+            while (cb->kind == HA_FIRE && cb->cur < cb->ndef) {
+                int i = cb->cur, d = cb->def[i];
+                if (((cb->r1_def >> i) & 1) && s->u[d].hex == cb->hex) {
+                    int16_t o[6];
+                    if (hm_retreat_options(s, sc, d, cb->att_hex, o) > 0) {
+                        set_pending(s, HP_R1_RETREAT, hm_ctl_side(s, sc, d));
+                        return; /* retreat_done clears its bit */
+                    }
+                    mk_event *e = mk_events_add(ev, "no_retreat");
+                    e->unit = (int16_t)d;
+                    e->rule = "H&M 8 No Retreat: loses 1 MP (15 Retreat in R1 Fire Combat)";
+                    hm_hit(s, sc, d, "H&M 8 No Retreat (15 Retreat in R1 Fire Combat)", ev);
+                }
+                cb->r1_def &= (uint8_t)~(1u << i);
+                cb->cur++;
             }
             while (cb->kind != HA_FIRE && cb->cur < cb->ndef) {
                 int i = cb->cur, d = cb->def[i];
@@ -1120,7 +1287,7 @@ static void retreat_hex(hm_state *s, const mk_scenario *sc, int unit, int to, co
     /* leaders alone in the hex left behind go with it (H&M 9) */
     for (int i = 0; i < s->nunits; i++)
         if (sc->units[i].kind == HK_LEADER && s->u[i].hex == hex && sc->units[i].side == side) {
-            int in[2], n = hm_units_in(s, sc, hex, in);
+            int in[HM_STACK_MAX], n = hm_units_in(s, sc, hex, in);
             if (n == 0) {
                 s->u[i].hex = (int16_t)to;
                 mk_event *l = mk_events_add(ev, "leader_follows");
@@ -1129,16 +1296,16 @@ static void retreat_hex(hm_state *s, const mk_scenario *sc, int unit, int to, co
             }
         }
     if (displaced >= 0) {
-        if (!hm_morale(s, sc, unit, 0, 0, NULL, "displacement", ev, NULL, NULL))
+        if (!hm_morale(s, sc, unit, 0, 0, -1, NULL, "displacement", ev, NULL, NULL))
             hm_hit(s, sc, unit, "H&M 8 Displacement", ev);
-        if (!hm_morale(s, sc, displaced, 0, 0, NULL, "displacement", ev, NULL, NULL))
+        if (!hm_morale(s, sc, displaced, 0, 0, -1, NULL, "displacement", ev, NULL, NULL))
             hm_hit(s, sc, displaced, "H&M 8 Displacement", ev);
         if (s->u[displaced].hex >= 0 && hm_adjacent_enemy(s, sc, s->u[displaced].hex, side) &&
-            !hm_morale(s, sc, displaced, 0, 0, NULL, "adjacent_enemy", ev, NULL, NULL))
+            !hm_morale(s, sc, displaced, 0, 0, -1, NULL, "adjacent_enemy", ev, NULL, NULL))
             hm_hit(s, sc, displaced, "H&M 8: retreat next to an enemy", ev);
     }
     if (s->u[unit].hex >= 0 && hm_adjacent_enemy(s, sc, s->u[unit].hex, side) &&
-        !hm_morale(s, sc, unit, 0, 0, NULL, "adjacent_enemy", ev, NULL, NULL))
+        !hm_morale(s, sc, unit, 0, 0, -1, NULL, "adjacent_enemy", ev, NULL, NULL))
         hm_hit(s, sc, unit, "H&M 8: retreat next to an enemy", ev);
 }
 
@@ -1199,9 +1366,11 @@ int hm_choices(const hm_state *s, const mk_scenario *sc, mk_action *out, int cap
         n = hm_momentum_targets(s, sc, o);
         w[nw++] = HW_NO;
         break;
-    case HP_R1_RETREAT:
-        n = hm_retreat_options(s, sc, cb->attacker, cb->hex, o);
+    case HP_R1_RETREAT: {
+        int from, u = hm_r1_retreater(s, &from);
+        n = hm_retreat_options(s, sc, u, from, o);
         break;
+    }
     case HP_R1_ORDER:
         w[nw++] = HW_FIRST;
         w[nw++] = HW_SECOND;
@@ -1225,8 +1394,8 @@ int hm_choices(const hm_state *s, const mk_scenario *sc, mk_action *out, int cap
     case HP_EVENT_UNIT:
         return hm_event_choices(s, sc, out, cap); /* 15 Random Events 2, 8 */
     case HP_HIT_TIE: { /* H&M 8: the units tied at the highest MP */
-        int in[2], k = hm_units_in(s, sc, cb->hex, in);
-        for (int i = 0; i < k && i < 2; i++)
+        int in[HM_STACK_MAX], k = hit_candidates(s, sc, in);
+        for (int i = 0; i < k; i++)
             o[n++] = (int16_t)in[i];
         break;
     }
@@ -1264,13 +1433,31 @@ int hm_choices(const hm_state *s, const mk_scenario *sc, mk_action *out, int cap
     return m;
 }
 
+/* 15 Retreat in R1 Fire Combat: the unit whose retreat is asked now (the
+ * attacker, or the defender def[cur] whose return fire rolled the first
+ * 0) and the hex it retreats away from. */
+int hm_r1_retreater(const hm_state *s, int *from)
+{
+    const hm_combat *cb = &s->cb;
+    if (cb->r1_def && cb->cur < cb->ndef) {
+        *from = cb->att_hex;
+        return cb->def[cb->cur];
+    }
+    *from = cb->hex;
+    return cb->attacker;
+}
+
 /* After a retreat (or withdraw) and its displacement: what is left of the
  * decision p that chose the hex. */
 static void retreat_done(hm_state *s, const mk_scenario *sc, int p, mk_events *ev)
 {
     hm_combat *cb = &s->cb;
-    if (p == HP_R1_RETREAT)
+    if (p == HP_R1_RETREAT) { /* a defender's: done (the attacker's is marked 2) */
+        for (int i = 0; i < cb->ndef; i++)
+            if (cb->def[i] == cb->dsp_unit)
+                cb->r1_def &= (uint8_t)~(1u << i);
         return;
+    }
     if (p == HP_RETREAT) {
         int d = cb->def[cb->cur];
         if (cb->bad[cb->cur] && s->u[d].hex >= 0) { /* 13 Disorderly Retreat */
@@ -1305,8 +1492,8 @@ static void retreat_finish(hm_state *s, const mk_scenario *sc, int dhex, mk_even
 static bool retreat_begin(hm_state *s, const mk_scenario *sc, int p, int to, mk_events *ev)
 {
     hm_combat *cb = &s->cb;
-    int unit = p == HP_R1_RETREAT ? cb->attacker : cb->def[cb->cur];
-    int from = p == HP_R1_RETREAT ? cb->hex : cb->att_hex;
+    int from = cb->att_hex,
+        unit = p == HP_R1_RETREAT ? hm_r1_retreater(s, &from) : cb->def[cb->cur];
     cb->dsp_unit = (int16_t)unit;
     cb->dsp_to = (int16_t)to;
     cb->dsp_from = (int16_t)from;
@@ -1354,8 +1541,8 @@ void hm_choose(hm_state *s, const mk_scenario *sc, const mk_action *a, mk_events
         }
         return;
     case HP_AMBUSH:
-        if (a->flags == HW_UNIT)
-            hm_ambush(s, sc, a->other, ev);
+        if (a->flags == HW_UNIT && hm_ambush(s, sc, a->other, ev))
+            return; /* 15 Leader Re-Rolls of the ambusher's dice first */
         hm_move_run(s, sc, ev);
         return;
     case HP_REACT:
@@ -1442,28 +1629,44 @@ void hm_choose(hm_state *s, const mk_scenario *sc, const mk_action *a, mk_events
             hm_sk_fire_prompt(s, sc);
         return;
     }
-    case HP_REROLL: /* 15 Leader Re-Rolls: one missed die again */
+    case HP_REROLL: /* 15 Leader Re-Rolls: one missed die of the roll again */
         if (a->flags == HW_YES) {
-            int d = mk_rng_d10(&s->head.rng);
-            bool hit = d == 9 || (d != 0 && d + cb->att_drm >= cb->att_need);
-            s->rerolls[s->active]--;
-            cb->att_miss--;
-            cb->att_hits = (int8_t)(cb->att_hits + hit);
+            int u = cb->rr_unit, side = hm_ctl_side(s, sc, u), f = 0;
+            s->rerolls[side]--;
+            cb->rr_miss--;
             mk_event *e = mk_events_add(ev, "roll");
             e->purpose = "reroll";
             e->rule = "H&M 15 Leader Re-Rolls";
-            e->unit = cb->attacker;
-            e->die = 10;
-            e->need = cb->att_need;
-            mk_event_value(e, d);
+            e->hex = s->u[u].hex;
+            e->side = (int16_t)side;
+            bool hit;
+            if (cb->rr_col == RR_LEADER) { /* the die of 15 Leaders in Combat */
+                hit = leader_die(s, sc, u, e, ev);
+            } else {
+                int d = mk_rng_d10(&s->head.rng);
+                hit = die_hits(d, cb->rr_drm, cb->rr_need);
+                e->unit = (int16_t)u;
+                e->die = 10;
+                e->need = cb->rr_need;
+                mk_event_value(e, d);
+                /* the re-rolled die counts like any combat die (docs/hm.md) */
+                die_effects(s, u, cb->rr_col, d, &f);
+                cb->fives = (uint8_t)(cb->fives + f);
+                if (d == 0)
+                    r1_zero(s, sc, u, cb->rr_col, cb->rr_range);
+            }
+            cb->rr_hits = (int8_t)(cb->rr_hits + hit);
             e->hits = hit;
-            e->points = s->rerolls[s->active];
-            if (d == 5)
-                cb->fives++;
-            if (cb->att_miss > 0 && s->rerolls[s->active] > 0) {
-                set_pending(s, HP_REROLL, s->active);
+            e->points = s->rerolls[side];
+            if (cb->rr_miss > 0 && s->rerolls[side] > 0 && s->u[u].hex >= 0) {
+                set_pending(s, HP_REROLL, side);
                 return;
             }
+        }
+        if (!cb->on) { /* an ambush's dice (H&M 7): its hits, then the move goes on */
+            hm_ambush_finish(s, sc, ev);
+            hm_move_run(s, sc, ev);
+            return;
         }
         break;
     case HP_R1_ORDER: /* the inactive player (15 Random Events 10: the attacker): first or

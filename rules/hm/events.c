@@ -131,7 +131,7 @@ static int swamp_hexes(const hm_state *s, const mk_scenario *sc, int16_t *out, i
 {
     int size = mk_grid_size(&sc->map.grid), n = 0;
     for (int h = 0; h < size && n < cap; h++) {
-        int t = hm_terrain(s, sc, h), in[2];
+        int t = hm_terrain(s, sc, h), in[HM_STACK_MAX];
         if ((t == HT_CLEAR || t == HT_RIVER) &&
             hm_units_in(s, sc, h, in) <= s->ch.t[HT_SWAMP].stack)
             out[n++] = (int16_t)h;
@@ -392,8 +392,8 @@ static int no_stop_moves(const hm_state *s, const mk_scenario *sc, mk_action *ou
             !hm_is_unit(sc->units[b->unit].kind))
             continue;
         bool through = false, plain = false;
-        for (int j = 0; j < b->npath - 1; j++)
-            through |= hm_fx(s, sc, b->path[j])->stop != 0;
+        for (int j = 0; j < b->npath - 1; j++) /* H&M 2: entering across its hexside */
+            through |= hm_stop_entering(s, sc, j ? b->path[j - 1] : s->u[b->unit].hex, b->path[j]);
         for (int j = 0; j < n0 && through && !plain; j++)
             plain = out[j].type == b->type && out[j].unit == b->unit && out[j].npath > 0 &&
                     out[j].target == b->target &&

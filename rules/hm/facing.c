@@ -257,3 +257,24 @@ void hm_face_set(hm_state *s, int unit, int f)
     if (HM_OPT(s, HO_LINE_COLUMN))
         s->u[unit].column = (int8_t)hm_face_column(f);
 }
+
+/* H&M 2 Entrenchment hexsides: the hexsides of hex (bit d: hex direction
+ * d) that a line from hex's centre toward other's centre leaves through:
+ * one (the hexside whose 60-degree wedge, vertex to vertex, holds the
+ * direction; next to hex it is the hexside they share), or two when the
+ * line runs through a vertex. Pointy-topped maps (as all of this file);
+ * 0 for hex == other. */
+unsigned hm_hexsides_toward(const mk_scenario *sc, int hex, int other)
+{
+    int vx, vy;
+    unsigned m = 0;
+    if (hex < 0 || other < 0 || hex == other)
+        return 0;
+    vec(sc, hex, other, &vx, &vy);
+    for (int d = 0; d < 6; d++) {
+        int f = hm_face_dir_angle(d);
+        if (in_arc(vx, vy, f - 1, f + 1))
+            m |= 1u << d;
+    }
+    return m;
+}

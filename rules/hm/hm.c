@@ -3,7 +3,9 @@
  * the JSON views. The rules live in the files named for their sections:
  * charts.c (Player Aid Card data), units.c (3, 4, 8 morale, 9, 10, 11),
  * turn.c (5, 6, 9 AC, 10), move.c (7, 8 retreat hexes), combat.c (7
- * Skirmish, 8, 9 Rally, 12). */
+ * Skirmish, 8, 9 Rally, 12), terrain.c (2 entrenchment hexsides and
+ * hill-to-hill, 4 over-stacked set-ups), facing.c (13), events.c (15
+ * Random Events). */
 #include <assert.h>
 #include <stdio.h>
 #include <string.h>
@@ -29,7 +31,7 @@ static const mk_option hm_options[] = {
     {"hm.charge-momentum", "15 Charge Momentum: after a charge's advance, close combat for 1 CAP"},
     {"hm.leaders-in-combat", "15 Leaders in Combat: a stacked leader rolls a die for 1 CAP"},
     {"hm.retreat-in-r1-fire-combat",
-     "15 Retreat in R1 Fire Combat: a natural 0 at R1 retreats the firer"},
+     "15 Retreat in R1 Fire Combat: a natural 0 in R1 fire retreats the roller (the first side)"},
     {"hm.combat-at-r1",
      "15 Combat at R1: the target fires back at R1; the inactive player picks who fires first"},
     {"hm.randomized-combat-at-r1",
@@ -37,7 +39,8 @@ static const mk_option hm_options[] = {
     {"hm.line-and-column", "13 Line & Column: formations and their modifiers (without Facing)"},
     {"hm.line-formation-and-terrain",
      "13 Line Formation & Terrain: a unit in Line entering terrain checks morale"},
-    {"hm.leader-re-rolls", "15 Leader Re-Rolls: re-roll missed attack dice, the AC's rating times"},
+    {"hm.leader-re-rolls",
+     "15 Leader Re-Rolls: re-roll missed combat dice (any roll of yours), the AC's rating times"},
     {"hm.facing", "13 Facing: move and attack through the front; flank and rear attacks"},
     {"hm.disorderly-retreat",
      "13 Disorderly Retreat: a badly failed morale check retreats in Column, facing away"},
@@ -209,24 +212,6 @@ static int check_scenario(const mk_scenario *sc, mk_error *err)
                                           "hexside, an odd multiple of 30 (H&M 13)",
                                     sc->source, i, (int)d);
         }
-        if (u->hex == MK_NO_HEX || !hm_is_unit(u->kind))
-            continue;
-        int n = 1;
-        for (int j = 0; j < i; j++) {
-            const mk_sc_unit *v = &sc->units[j];
-            if (v->hex != u->hex || !hm_is_unit(v->kind))
-                continue;
-            n++;
-            if (v->side != u->side || hm_class(v->kind) == hm_class(u->kind))
-                return mk_error_set(err, "scenario_invalid",
-                                    "%s: units[%d].hex: %s and %s may not stack (H&M 4)",
-                                    sc->source, i, v->id, u->id);
-        }
-        int t = sc->map.terrain[u->hex];
-        if (n > ch.t[t < HT_COUNT ? t : 0].stack)
-            return mk_error_set(err, "scenario_invalid",
-                                "%s: units[%d].hex: over the stacking limit of %s (H&M 4)",
-                                sc->source, i, hm_terrain_names[t]);
     }
     for (int i = 0; i < 2; i++)
         if (commanders[i] > 1)
@@ -234,6 +219,9 @@ static int check_scenario(const mk_scenario *sc, mk_error *err)
                                 "%s: side %s has %d Army Commanders (H&M 9: one)", sc->source,
                                 sc->sides[i].id, commanders[i]);
     if (hm_events_check_scenario(sc, err)) /* 15 Random Events: "swamp_tiles" */
+        return -1;
+    /* H&M 2 "entrenchments", "hill_to_hill"; H&M 4 set-up stacking, "overstacked" */
+    if (hm_terrain_check_scenario(sc, &ch, err))
         return -1;
     return hm_victory_check_scenario(sc, err);
 }
@@ -364,6 +352,7 @@ static int init(void *st, const mk_scenario *sc, uint64_t options, uint64_t seed
     for (int i = 0; i < 2; i++) /* 15 Leader Re-Rolls: the AC's rating */
         s->rerolls[i] = (int8_t)(HM_OPT(s, HO_REROLLS) && s->ac[i] >= 0 ? s->u[s->ac[i]].mp : 0);
     hm_events_init(s, sc); /* 15 Random Events */
+    hm_terrain_init(s, sc); /* H&M 2 entrenchment hexsides, hill-to-hill; H&M 4 over-stacking */
     hm_turn_begin(s, sc, ev);
     return 0;
 }
@@ -517,19 +506,19 @@ static int apply_action(void *st, const mk_scenario *sc, const mk_action *a, mk_
     }
     bool is_unit = hm_is_unit(sc->units[u].kind);
     if (is_unit && (l->flags & HF_SECOND) &&
-        !hm_morale(s, sc, u, 0, 0, NULL, "second_order", ev, NULL, NULL))
+        !hm_morale(s, sc, u, 0, 0, -1, NULL, "second_order", ev, NULL, NULL))
         return 0; /* 15 Second Order: the CAP is wasted */
     bool moving = l->type == HA_MOVE || l->type == HA_SKIRMISH || l->type == HA_CHARGE ||
                   l->type == HA_FACE || /* 13 Facing: a turn; a formation change turns too */
                   (l->type == HA_FORMATION && (l->npath || HM_OPT(s, HO_FACING)));
     if (is_unit && moving && HM_OPT(s, HO_COMMAND_RANGE) && out_of_command(s, sc, u) &&
-        !hm_morale(s, sc, u, 0, 0, NULL, "command_range", ev, NULL, NULL)) {
+        !hm_morale(s, sc, u, 0, 0, -1, NULL, "command_range", ev, NULL, NULL)) {
         s->u[u].acts = 2;
         return 0;
     }
     if (is_unit && (l->type == HA_MOVE || l->type == HA_FORMATION || l->type == HA_FACE) &&
         HM_OPT(s, HO_LOCKED) && hm_adjacent_enemy(s, sc, s->u[u].hex, sc->units[u].side) &&
-        !hm_morale(s, sc, u, 0, 0, NULL, "locked_in_combat", ev, NULL, NULL)) {
+        !hm_morale(s, sc, u, 0, 0, -1, NULL, "locked_in_combat", ev, NULL, NULL)) {
         s->u[u].acts = 2;
         return 0;
     }
@@ -573,12 +562,12 @@ static int apply_action(void *st, const mk_scenario *sc, const mk_action *a, mk_
         return 0;
     case HA_CHARGE:
         if (HM_OPT(s, HO_HI_STACKING)) {
-            int in[2], m = hm_units_in(s, sc, l->target, in), cls = 0;
-            for (int i = 0; i < m && i < 2; i++)
+            int in[HM_STACK_MAX], m = hm_units_in(s, sc, l->target, in), cls = 0;
+            for (int i = 0; i < m && i < HM_STACK_MAX; i++)
                 cls |= 1 << hm_class(sc->units[in[i]].kind);
             if ((cls & (1 << HC_INF)) && (cls & (1 << HC_HORSE)) &&
                 hm_class(sc->units[u].kind) == HC_HORSE &&
-                !hm_morale(s, sc, u, 0, 0, NULL, "charge_mixed_hex", ev, NULL, NULL))
+                !hm_morale(s, sc, u, 0, 0, -1, NULL, "charge_mixed_hex", ev, NULL, NULL))
                 return 0;
         }
         return hm_move_start(s, sc, l, ev);
@@ -781,6 +770,14 @@ static json_t *state_json(const void *st, const mk_scenario *sc)
     }
     json_object_set_new(o, "first_this_turn", json_string(sc->sides[s->order].id));
     hm_event_json(s, sc, o); /* 15 Random Events */
+    json_t *ov = json_array(); /* H&M 4: hexes still allowed to be over-stacked */
+    for (int h = 0; h < mk_grid_size(&sc->map.grid) && h < HM_MAX_HEX; h++)
+        if (hm_overstacked(s, h))
+            json_array_append_new(ov, hex_json(sc, h));
+    if (json_array_size(ov))
+        json_object_set_new(o, "overstacked", ov);
+    else
+        json_decref(ov);
     if (s->pending) {
         json_t *p = json_object();
         json_object_set_new(p, "decision", json_string(pending_names[s->pending]));
@@ -790,6 +787,11 @@ static json_t *state_json(const void *st, const mk_scenario *sc)
             json_object_set_new(p, "hex", hex_json(sc, s->cb.hex));
             if (s->pending == HP_REACT || s->pending == HP_WD_HEX || s->pending == HP_RETREAT)
                 json_object_set_new(p, "unit", json_string(hm_unit_id(sc, s->cb.def[s->cb.cur])));
+            if (s->pending == HP_R1_RETREAT) { /* 15 Retreat in R1 Fire: the firer or a defender */
+                int from;
+                json_object_set_new(p, "unit",
+                                    json_string(hm_unit_id(sc, hm_r1_retreater(s, &from))));
+            }
             if (s->pending == HP_DISPLACE_UNIT || s->pending == HP_DISPLACE_HEX) {
                 /* the retreating unit, where it goes, and who makes room */
                 json_object_set_new(p, "unit", json_string(hm_unit_id(sc, s->cb.dsp_unit)));
@@ -799,6 +801,8 @@ static json_t *state_json(const void *st, const mk_scenario *sc)
                                         json_string(hm_unit_id(sc, s->cb.dsp_pick)));
             }
         }
+        if (s->pending == HP_REROLL) /* 15 Leader Re-Rolls: whose roll (an ambush's too) */
+            json_object_set_new(p, "unit", json_string(hm_unit_id(sc, s->cb.rr_unit)));
         if (s->pending == HP_AMBUSH || s->pending == HP_FACE)
             json_object_set_new(p, "unit", json_string(hm_unit_id(sc, s->mv.unit)));
         json_object_set_new(o, "pending", p);

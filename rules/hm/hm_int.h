@@ -10,7 +10,9 @@
  * Invariants (hm_state_ok, checked after every action in debug builds):
  *  - a unit on the map has hex >= 0, an eliminated one hex == -1;
  *  - at most two units in a hex, of different classes, within the
- *    terrain's stacking limit (H&M 4); never units of both sides;
+ *    terrain's stacking limit (H&M 4), except in a hex that began the game
+ *    over-stacked and that no unit has left yet (at most HM_STACK_MAX);
+ *    never units of both sides;
  *  - 1 <= mp <= mp_start for units on the map; cap >= 0; vp consistent;
  *  - with hm.facing: facing 0-11, a vertex exactly when in Column (always
  *    a hexside without hm.line-and-column). */
@@ -25,6 +27,11 @@
 
 #define HM_MAX_HEX 256 /* H&M maps are 13 x 9 (H&M 2) */
 #define HM_MAX_DICE 8
+/* H&M 4: at most two units a hex, but a scenario may begin over-stacked;
+ * the engine holds at most this many combat units in one hex (a scenario
+ * with more is refused at load). */
+#define HM_STACK_MAX 4
+#define HM_MAX_ENTRENCH 12 /* H&M 2: entrenchment hexes with their three hexsides */
 
 /* Terrain indices (index 0 = clear): the Terrain Effects Chart rows. */
 enum {
@@ -227,10 +234,10 @@ typedef struct hm_combat {
     uint8_t on, kind, stage, range; /* kind: HA_FIRE, HA_CLOSE, HA_CHARGE, HA_SKIRMISH */
     int16_t attacker, att_hex, hex; /* hex: the target hex */
     int8_t ndef, cur;               /* defenders, the one being asked */
-    int16_t def[2];
-    uint8_t mode[2];  /* HW_STAND (defensive fire), HW_WITHDRAW, HW_COUNTER, HW_NONE */
-    int8_t passed[2]; /* morale: -1 not checked, 0 failed, 1 passed */
-    int8_t eq[2];     /* withdraw roll equal to morale: one hit (H&M 8) */
+    int16_t def[HM_STACK_MAX];
+    uint8_t mode[HM_STACK_MAX];  /* HW_STAND (defensive fire), HW_WITHDRAW, HW_COUNTER, HW_NONE */
+    int8_t passed[HM_STACK_MAX]; /* morale: -1 not checked, 0 failed, 1 passed */
+    int8_t eq[HM_STACK_MAX];     /* withdraw roll equal to morale: one hit (H&M 8) */
     uint8_t fives;
     uint8_t hits_immune; /* the hits below ignore 1 MP units (R3; R2 Grand) */
     /* H&M 8: the hits scored on the target hex, applied one at a time (the
@@ -242,12 +249,21 @@ typedef struct hm_combat {
      * from `from` into `to`; dsp_pick is the friendly unit making room */
     int16_t dsp_unit, dsp_to, dsp_from, dsp_pick;
     int8_t r1_retreat; /* 15 Retreat in R1 Fire: 1 the attacker must retreat, 2 it did */
-    int8_t pad2_;
+    /* 15 Retreat in R1 Fire: the side whose natural 0 came first (1 the
+     * attacker's, 2 the defenders'; 0 none yet), and the defenders (bit i:
+     * def[i]) whose return fire rolled one and who must retreat */
+    int8_t r1_zero;
+    uint8_t r1_def;
     int16_t lead; /* 15 Leaders in Combat: the leader rolling with the attacker, -1 */
     int8_t r1;    /* 15 Combat at R1: 0 not used, 1 the attacker fires first, 2 the defenders */
     int8_t r1_skip, r1_bonus, r1_done;
-    int8_t att_hits, att_miss, att_need, att_drm; /* the attacker's roll, for 15 Leader Re-Rolls */
-    int8_t bad[2]; /* 13 Disorderly Retreat: failed morale with a roll >= 2 x MP */
+    int8_t ri, r1_hits; /* 15 Combat at R1: the returner firing, their hits so far */
+    /* 15 Leader Re-Rolls: the roll that may be re-rolled now (the
+     * attacker's, a defensive fire, a return fire, a countercharge or a
+     * Highlander's dice): its unit, hits, misses, hit number and DRM */
+    int16_t rr_unit;
+    int8_t rr_hits, rr_miss, rr_need, rr_drm, rr_col, rr_range;
+    int8_t bad[HM_STACK_MAX]; /* 13 Disorderly Retreat: failed morale with a roll >= 2 x MP */
 } hm_combat;
 
 /* 15 Random Events (events.c): the result the active player holds this
@@ -295,6 +311,14 @@ typedef struct hm_state {
     int8_t rerolls[2]; /* 15 Leader Re-Rolls left (lost with the AC) */
     int16_t lic;       /* 15 Leaders in Combat: the leader for the next combat, -1 */
     hm_revents rev;    /* 15 Random Events (events.c) */
+    /* H&M 2: the scenario's entrenchment hexes and their three hexsides
+     * (bit d: hex direction d, core/hex.h), and "hill_to_hill": false */
+    int8_t nent, no_hill2hill;
+    int16_t ent_hex[HM_MAX_ENTRENCH];
+    uint8_t ent_sides[HM_MAX_ENTRENCH];
+    /* H&M 4: hexes (bit h) that began over-stacked and that no unit has
+     * left yet: their units may stay in breach of the stacking limits */
+    uint8_t overstack[HM_MAX_HEX / 8];
     hm_move mv;
     hm_combat cb;
     hm_unit u[MK_MAX_UNITS];
@@ -317,13 +341,21 @@ static inline bool hm_is_unit(int kind)
     return kind >= 0 && kind < HK_UNITS;
 }
 const hm_terrain_fx *hm_fx(const hm_state *s, const mk_scenario *sc, int hex);
+int hm_terrain_from(const hm_state *s, const mk_scenario *sc, int hex, int other);
+const hm_terrain_fx *hm_fx_from(const hm_state *s, const mk_scenario *sc, int hex, int other);
+bool hm_stop_entering(const hm_state *s, const mk_scenario *sc, int from, int to);
+bool hm_overstacked(const hm_state *s, int hex);
+int hm_terrain_check_scenario(const mk_scenario *sc, const hm_charts *ch, mk_error *err);
+void hm_terrain_init(hm_state *s, const mk_scenario *sc);
+const char *hm_hexside_name(int d);
+unsigned hm_entrenchment_sides(const hm_state *s, int hex);
 int hm_units_in(const hm_state *s, const mk_scenario *sc, int hex, int *out); /* combat units */
 int hm_enemy_units_in(const hm_state *s, const mk_scenario *sc, int hex, int side);
 bool hm_can_stack(const hm_state *s, const mk_scenario *sc, int unit, int hex, int ignore);
 bool hm_adjacent_enemy(const hm_state *s, const mk_scenario *sc, int hex, int side);
 int hm_best_leader(const hm_state *s, const mk_scenario *sc, int unit);
-int hm_morale(hm_state *s, const mk_scenario *sc, int unit, int mp, int drm, const char *why,
-              const char *purpose, mk_events *ev, int *roll_out, int *thr_out);
+int hm_morale(hm_state *s, const mk_scenario *sc, int unit, int mp, int drm, int from,
+              const char *why, const char *purpose, mk_events *ev, int *roll_out, int *thr_out);
 bool hm_los(const hm_state *s, const mk_scenario *sc, int from, int to);
 bool hm_state_ok(const hm_state *s, const mk_scenario *sc, char *why, size_t n);
 void hm_eliminate(hm_state *s, const mk_scenario *sc, int unit, mk_events *ev);
@@ -370,13 +402,17 @@ void hm_combat_start(hm_state *s, const mk_scenario *sc, int kind, int unit, int
                      mk_events *ev);
 void hm_combat_run(hm_state *s, const mk_scenario *sc, mk_events *ev);
 int hm_choices(const hm_state *s, const mk_scenario *sc, mk_action *out, int cap);
+int hm_r1_retreater(const hm_state *s, int *from);
 int hm_displace_options(const hm_state *s, const mk_scenario *sc, int unit, int to, int from,
                         int pick, int16_t *out);
 void hm_choose(hm_state *s, const mk_scenario *sc, const mk_action *a, mk_events *ev);
 int hm_add_variants(const hm_state *s, const mk_scenario *sc, const mk_action *a, int base,
                     mk_action *out, int n, int cap);
 int hm_ambush_options(const hm_state *s, const mk_scenario *sc, int16_t *out);
-void hm_ambush(hm_state *s, const mk_scenario *sc, int amb, mk_events *ev);
+bool hm_ambush(hm_state *s, const mk_scenario *sc, int amb, mk_events *ev);
+bool hm_ambush_dice(hm_state *s, const mk_scenario *sc, int amb, int mover, int need, int drm,
+                    mk_events *ev);
+void hm_ambush_finish(hm_state *s, const mk_scenario *sc, mk_events *ev);
 void hm_sk_fire_prompt(hm_state *s, const mk_scenario *sc);
 int hm_roll(hm_state *s, const mk_scenario *sc, int unit, int col, int range, int need, int drm,
             int dice, const char *purpose, const char *rule, int target_hex, mk_events *ev,
@@ -425,6 +461,7 @@ uint16_t hm_face_path(const hm_state *s, const mk_scenario *sc, int unit, uint16
 int hm_face_toward(const mk_scenario *sc, uint16_t mask, int hex, int target, int prefer);
 int hm_face_away(const mk_scenario *sc, bool column, int hex, int from, int prefer);
 int hm_face_default(const mk_scenario *sc, int unit, bool column);
+unsigned hm_hexsides_toward(const mk_scenario *sc, int hex, int other);
 void hm_face_set(hm_state *s, int unit, int f);
 
 #endif

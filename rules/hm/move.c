@@ -37,15 +37,19 @@ uint16_t hm_move_mask(const hm_state *s, const mk_scenario *sc, int unit, bool f
  * breaking stacking even in passing, stopping on entering stop terrain (a
  * charge never enters it, H&M 8), never back into its own hex; under 13
  * Facing each step goes into a frontal hex and the unit may then turn
- * within its clicks. Without hm.facing one state per hex (facing 0). */
+ * within its clicks. Without hm.facing one state per hex (facing 0).
+ * H&M 2: an Entrenchment stops only a unit that crosses one of its three
+ * hexsides, so a hex reached across them (stopped) is reached again if a
+ * later path comes in by an open side (and may go on). */
 void hm_reach_find(const hm_state *s, const mk_scenario *sc, int unit, uint16_t start, int maxlen,
                    bool charge, hm_reach *r)
 {
     const mk_grid *g = &sc->map.grid;
     bool facing = HM_OPT(s, HO_FACING) && hm_is_unit(sc->units[unit].kind);
     int home = s->u[unit].hex, clicks = hm_face_clicks(sc->units[unit].kind);
-    uint16_t seen[HM_MAX_HEX];
+    uint16_t seen[HM_MAX_HEX], seen_stop[HM_MAX_HEX]; /* reached and may go on / stopped */
     memset(seen, 0, sizeof seen);
+    memset(seen_stop, 0, sizeof seen_stop);
     r->n = 0;
     for (int f = 0; f < 12 && r->n < HM_REACH_MAX; f++) {
         if (!((start >> f) & 1) || (!facing && r->n > 0))
@@ -58,14 +62,17 @@ void hm_reach_find(const hm_state *s, const mk_scenario *sc, int unit, uint16_t 
     }
     r->nstart = r->n;
     for (int i = 0; i < r->n; i++) {
-        if (r->depth[i] >= maxlen || (i >= r->nstart && hm_fx(s, sc, r->hex[i])->stop))
+        if (r->depth[i] >= maxlen ||
+            (i >= r->nstart && hm_stop_entering(s, sc, r->hex[r->parent[i]], r->hex[i])))
             continue;
         mk_hex nb[6];
         mk_hex_neighbors(g, (mk_hex)r->hex[i], nb);
         for (int d = 0; d < 6; d++) {
             int h = nb[d];
-            if (h < 0 || h == home || (charge && hm_fx(s, sc, h)->stop) ||
-                !hm_can_stack(s, sc, unit, h, -1))
+            if (h < 0 || h == home || !hm_can_stack(s, sc, unit, h, -1))
+                continue;
+            bool stop = hm_stop_entering(s, sc, r->hex[i], h);
+            if (charge && stop)
                 continue;
             uint16_t to = 1;
             if (facing) {
@@ -74,9 +81,13 @@ void hm_reach_find(const hm_state *s, const mk_scenario *sc, int unit, uint16_t 
                 to = hm_face_turns((uint16_t)(1u << r->face[i]), clicks);
             }
             for (int f = 0; f < 12 && r->n < HM_REACH_MAX; f++) {
-                if (!((to >> f) & 1) || ((seen[h] >> f) & 1) || (!facing && seen[h]))
+                uint16_t got = (uint16_t)(seen[h] | (stop ? seen_stop[h] : 0));
+                if (!((to >> f) & 1) || ((got >> f) & 1) || (!facing && got))
                     continue;
-                seen[h] |= (uint16_t)(1u << f);
+                if (stop)
+                    seen_stop[h] |= (uint16_t)(1u << f);
+                else
+                    seen[h] |= (uint16_t)(1u << f);
                 r->hex[r->n] = (int16_t)h;
                 r->parent[r->n] = (int16_t)i;
                 r->depth[r->n] = (int8_t)(r->depth[i] + 1);
@@ -371,9 +382,10 @@ void hm_move_run(hm_state *s, const mk_scenario *sc, mk_events *ev)
     hm_move *m = &s->mv;
     while (m->on && m->idx < m->npath && s->u[m->unit].hex >= 0) {
         int u = m->unit, to = m->path[m->idx];
+        int from = s->u[u].hex;
         mk_event *e = mk_events_add(ev, "move");
         e->unit = (int16_t)u;
-        e->from = s->u[u].hex;
+        e->from = (int16_t)from;
         e->to = (int16_t)to;
         e->rule = m->kind == HA_CHARGE ? "H&M 8 Charge Combat" : "H&M 7";
         if (HM_OPT(s, HO_FACING) && hm_is_unit(sc->units[u].kind)) {
@@ -385,10 +397,11 @@ void hm_move_run(hm_state *s, const mk_scenario *sc, mk_events *ev)
         }
         hm_enter(s, sc, u, to, ev);
         m->idx++;
-        /* 13 Line Formation & Terrain: a unit in Line at 2+ MP entering a terrain tile */
+        /* 13 Line Formation & Terrain: a unit in Line at 2+ MP entering a
+         * terrain tile (H&M 2: an Entrenchment only across its hexsides) */
         if (HM_OPT(s, HO_LINE_TERRAIN) && hm_is_unit(sc->units[u].kind) && !s->u[u].column &&
-            s->u[u].mp >= 2 && hm_terrain(s, sc, to) != HT_CLEAR &&
-            !hm_morale(s, sc, u, 0, 0, NULL, "line_terrain", ev, NULL, NULL))
+            s->u[u].mp >= 2 && hm_terrain_from(s, sc, to, from) != HT_CLEAR &&
+            !hm_morale(s, sc, u, 0, 0, -1, NULL, "line_terrain", ev, NULL, NULL))
             hm_hit(s, sc, u, "H&M 13 Line Formation & Terrain", ev);
         int16_t amb[4];
         if (hm_is_unit(sc->units[u].kind) && ambushers(s, sc, u, to, amb) > 0) {
@@ -428,8 +441,9 @@ void hm_move_run(hm_state *s, const mk_scenario *sc, mk_events *ev)
 
 /* H&M 7 Ambush resolution: d6 1-2 the ambusher rolls its Close Combat dice
  * against the moving unit (no morale check, no defensive fire); 6: the
- * ambusher loses 1 MP. */
-void hm_ambush(hm_state *s, const mk_scenario *sc, int amb, mk_events *ev)
+ * ambusher loses 1 MP. Returns true when the ambusher's player is asked
+ * for 15 Leader Re-Rolls (hm_ambush_finish then applies the hits). */
+bool hm_ambush(hm_state *s, const mk_scenario *sc, int amb, mk_events *ev)
 {
     int mover = s->mv.unit;
     s->u[amb].flags |= HU_AMBUSHED;
@@ -444,23 +458,35 @@ void hm_ambush(hm_state *s, const mk_scenario *sc, int amb, mk_events *ev)
     e->passed = (int16_t)(d <= 2);
     if (d == 6) {
         hm_hit(s, sc, amb, "H&M 7: failed ambush", ev);
-        return;
+        return false;
     }
     if (d > 2)
-        return;
+        return false;
     int k = sc->units[amb].kind, need = s->ch.k[k].close;
     if (need <= 0)
         need = 9;
-    int drm = hm_fx(s, sc, s->u[mover].hex)->combat_in;
-    int fives = 0, mh = s->u[mover].hex, ah = s->u[amb].hex;
-    int hits =
-        hm_roll(s, sc, amb, COL_CLOSE, 1, need, drm, -1, "ambush", "H&M 7 Ambush", mh, ev, &fives);
-    for (int i = 0; i < hits; i++)
+    /* H&M 8: the Combat In of the mover's hex, from the ambusher's (H&M 2) */
+    int drm = hm_fx_from(s, sc, s->u[mover].hex, s->u[amb].hex)->combat_in;
+    if (hm_ambush_dice(s, sc, amb, mover, need, drm, ev))
+        return true;
+    hm_ambush_finish(s, sc, ev);
+    return false;
+}
+
+/* H&M 7 Ambush: the hits of the ambusher's roll (cb->rr_hits, re-rolls
+ * counted) on the mover; natural 5s check the leaders of both hexes. */
+void hm_ambush_finish(hm_state *s, const mk_scenario *sc, mk_events *ev)
+{
+    int mover = s->mv.unit, amb = s->cb.rr_unit;
+    int mh = s->u[mover].hex, ah = s->u[amb].hex;
+    for (int i = 0; i < s->cb.rr_hits; i++)
         hm_hit(s, sc, mover, "H&M 7 Ambush", ev);
-    if (fives)
+    if (s->cb.fives)
         for (int i = 0; i < s->nunits; i++)
             if (sc->units[i].kind == HK_LEADER && (s->u[i].hex == mh || s->u[i].hex == ah))
                 hm_leader_casualty(s, sc, i, ev);
+    s->cb.fives = 0;
+    s->cb.rr_hits = 0;
 }
 
 int hm_move_start(hm_state *s, const mk_scenario *sc, const mk_action *a, mk_events *ev)
@@ -535,7 +561,7 @@ bool hm_path_ok(const hm_state *s, const mk_scenario *sc, const mk_action *a, in
         if (h < 0 || h >= mk_grid_size(g) || !mk_hex_adjacent(g, (mk_hex)at, (mk_hex)h) ||
             h == s->u[unit].hex || !hm_can_stack(s, sc, unit, h, -1))
             return false;
-        if (hm_fx(s, sc, h)->stop && (charge || i < npath - 1))
+        if (hm_stop_entering(s, sc, at, h) && (charge || i < npath - 1))
             return false;
         for (int j = 0; j < i; j++)
             if (path[j] == h)

@@ -51,14 +51,14 @@ const hm_terrain_fx *hm_fx(const hm_state *s, const mk_scenario *sc, int hex)
     return &s->ch.t[hm_terrain(s, sc, hex)]; /* 15 Random Events 2: placed tiles */
 }
 
-/* The combat units in hex (any side); out may hold 2 (more only if the
- * state is broken). */
+/* The combat units in hex (any side); out holds HM_STACK_MAX (two but in a
+ * hex that began over-stacked, H&M 4; more only if the state is broken). */
 int hm_units_in(const hm_state *s, const mk_scenario *sc, int hex, int *out)
 {
     int n = 0;
     for (int i = 0; i < s->nunits; i++)
         if (s->u[i].hex == hex && hm_is_unit(sc->units[i].kind)) {
-            if (n < 2)
+            if (n < HM_STACK_MAX)
                 out[n] = i;
             n++;
         }
@@ -75,7 +75,10 @@ int hm_enemy_units_in(const hm_state *s, const mk_scenario *sc, int hex, int sid
 }
 
 /* H&M 4: may unit stand in hex (ignoring unit `ignore`, -1)? At most the
- * terrain's limit, of different classes, no enemy units. */
+ * terrain's limit, of different classes, no enemy units. Every unit that
+ * enters a hex (moving, in passing, retreating, displaced, advancing) is
+ * held to these regular limits, an over-stacked hex's too: H&M 4 lets only
+ * the units that began there breach them (hm_state_ok). */
 bool hm_can_stack(const hm_state *s, const mk_scenario *sc, int unit, int hex, int ignore)
 {
     const hm_terrain_fx *fx = hm_fx(s, sc, hex);
@@ -125,12 +128,14 @@ int hm_best_leader(const hm_state *s, const mk_scenario *sc, int unit)
 /* H&M 8 Morale Checks: d6; fails if the modified roll exceeds the MP
  * (raised by terrain and leaders, AMB-HM-1 (a)) or on a natural 6.
  * mp: the MP to check against (0: the unit's own). Returns 1 passed, 0 failed. */
-int hm_morale(hm_state *s, const mk_scenario *sc, int unit, int mp, int drm, const char *why,
-              const char *purpose, mk_events *ev, int *roll_out, int *thr_out)
+int hm_morale(hm_state *s, const mk_scenario *sc, int unit, int mp, int drm, int from,
+              const char *why, const char *purpose, mk_events *ev, int *roll_out, int *thr_out)
 {
     int kind = sc->units[unit].kind;
     int thr = mp > 0 ? mp : s->u[unit].mp;
-    const hm_terrain_fx *fx = hm_fx(s, sc, s->u[unit].hex);
+    /* H&M 2: the terrain's bonus as seen from `from`, the attacker's hex (-1
+     * for a check no attack causes: an Entrenchment gives none then) */
+    const hm_terrain_fx *fx = hm_fx_from(s, sc, s->u[unit].hex, from);
     int lead = hm_best_leader(s, sc, unit);
     int nat = mk_rng_d6(&s->head.rng);
     mk_event *e = mk_events_add(ev, "morale");
@@ -169,13 +174,16 @@ int hm_morale(hm_state *s, const mk_scenario *sc, int unit, int mp, int drm, con
 typedef struct los_ctx {
     const hm_state *s;
     const mk_scenario *sc;
+    bool hills; /* from a hill to a hill with "hill_to_hill": false */
 } los_ctx;
 
-/* H&M 8: blocking terrain and Units (not Leaders) block fire through a hex. */
+/* H&M 8: blocking terrain and Units (not Leaders) block fire through a hex.
+ * H&M 2: a scenario that says hill effects do not apply hill-to-hill lets a
+ * line from one hill hex to another pass over the hill hexes between. */
 static bool los_blocks(mk_hex h, const void *p)
 {
     const los_ctx *c = p;
-    if (hm_fx(c->s, c->sc, h)->blocks)
+    if (hm_fx(c->s, c->sc, h)->blocks && !(c->hills && hm_terrain(c->s, c->sc, h) == HT_HILL))
         return true;
     for (int i = 0; i < c->s->nunits; i++)
         if (c->s->u[i].hex == h && hm_is_unit(c->sc->units[i].kind))
@@ -185,7 +193,9 @@ static bool los_blocks(mk_hex h, const void *p)
 
 bool hm_los(const hm_state *s, const mk_scenario *sc, int from, int to)
 {
-    los_ctx c = {s, sc};
+    los_ctx c = {s, sc,
+                 s->no_hill2hill && hm_terrain(s, sc, from) == HT_HILL &&
+                     hm_terrain(s, sc, to) == HT_HILL};
     return mk_los_clear(&sc->map.grid, (mk_hex)from, (mk_hex)to, los_blocks, &c, NULL);
 }
 
@@ -317,13 +327,40 @@ void hm_hit(hm_state *s, const mk_scenario *sc, int unit, const char *rule, mk_e
     hm_eliminate(s, sc, unit, ev);
 }
 
+/* H&M 4: do the units in hex keep the regular limits (at most the
+ * terrain's number, of different classes)? */
+static bool stack_conforms(const hm_state *s, const mk_scenario *sc, int hex)
+{
+    int in[HM_STACK_MAX], n = hm_units_in(s, sc, hex, in);
+    if (n > hm_fx(s, sc, hex)->stack || n > HM_STACK_MAX)
+        return false;
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < i; j++)
+            if (hm_class(sc->units[in[i]].kind) == hm_class(sc->units[in[j]].kind))
+                return false;
+    return true;
+}
+
 /* A combat unit enters hex: enemy leaders alone there go to their nearest
- * friendly unit (H&M 7, 9). */
+ * friendly unit (H&M 7, 9). A unit leaving a hex that began over-stacked
+ * ends its exception once the units left conform (H&M 4; docs/hm.md). */
 void hm_enter(hm_state *s, const mk_scenario *sc, int unit, int hex, mk_events *ev)
 {
+    int old = s->u[unit].hex;
     s->u[unit].hex = (int16_t)hex;
     if (!hm_is_unit(sc->units[unit].kind))
         return;
+    if (old != hex && hm_overstacked(s, old) && stack_conforms(s, sc, old)) {
+        /* H&M 4: a unit moved out of the over-stacked hex: it conforms to
+         * the regular limits for the rest of the game */
+        s->overstack[old >> 3] &= (uint8_t)~(1u << (old & 7));
+        mk_event *e = mk_events_add(ev, "stacking");
+        e->hex = (int16_t)old;
+        e->unit = (int16_t)unit;
+        e->text = "overstack_ended";
+        e->rule = "H&M 4: once a Unit moves out of the over-stacked hex, it must conform to the "
+                  "regular stacking limits";
+    }
     int side = sc->units[unit].side;
     for (int i = 0; i < s->nunits; i++)
         if (sc->units[i].kind == HK_LEADER && s->u[i].hex == hex && sc->units[i].side != side) {
@@ -372,16 +409,18 @@ bool hm_state_ok(const hm_state *s, const mk_scenario *sc, char *why, size_t n)
             return false;
         }
         int cls = hm_class(k), cnt = 1;
+        bool over = hm_overstacked(s, u->hex); /* H&M 4: began over-stacked, nobody left yet */
         for (int j = 0; j < s->nunits; j++) {
             if (j == i || s->u[j].hex != u->hex || !hm_is_unit(sc->units[j].kind))
                 continue;
             cnt++;
-            if (sc->units[j].side != sc->units[i].side || hm_class(sc->units[j].kind) == cls) {
+            if (sc->units[j].side != sc->units[i].side ||
+                (hm_class(sc->units[j].kind) == cls && !over)) {
                 snprintf(why, n, "%s and %s share a hex (H&M 4)", sc->units[i].id, sc->units[j].id);
                 return false;
             }
         }
-        if (cnt > 2 || cnt > hm_fx(s, sc, u->hex)->stack) {
+        if (cnt > HM_STACK_MAX || (!over && (cnt > 2 || cnt > hm_fx(s, sc, u->hex)->stack))) {
             snprintf(why, n, "%d units in %s's hex (H&M 4)", cnt, sc->units[i].id);
             return false;
         }
