@@ -8,19 +8,8 @@
  * shifted right: E5 touches D5, F5, D4, E4, D6, E6), Battles chart. Side
  * "a" moves first; each test ends a's turn with the dice of side b's turn
  * forced (CAP d6 1, then the two event dice), so b holds the event. */
-#include <stdarg.h>
-#include <stdlib.h>
-#include <string.h>
 
-#include "check.h"
-#include "rules/hm/hm_int.h"
-#include "rules/rules.h"
-
-static const mk_ruleset *rs = &mk_hm_ruleset;
-static mk_scenario *sc;
-static hm_state st, *s = &st;
-static mk_event evs[256];
-static mk_events ev;
+#include "hm_fixture.h"
 
 #define EV (1ull << HO_RANDOM_EVENTS)
 
@@ -53,51 +42,6 @@ static void load(const char *terrain, const char *units, const char *extra, uint
         if (s->cap_roll != 1)
             break;
     }
-}
-#define U(id, side, kind, mp, hex)                                                                 \
-    "{\"id\":\"" id "\",\"side\":\"" side "\",\"kind\":\"" kind "\",\"mp\":" #mp ",\"hex\":\"" hex \
-    "\"}"
-
-static int uid(const char *id)
-{
-    return mk_scenario_unit(sc, id);
-}
-static int hx(const char *label)
-{
-    mk_hex h;
-    mk_hex_parse(&sc->map.grid, label, &h, NULL, 0);
-    return h;
-}
-static int mp(const char *id)
-{
-    return s->u[uid(id)].mp;
-}
-
-static void force(int n, ...)
-{
-    int v[32];
-    va_list ap;
-    va_start(ap, n);
-    for (int i = 0; i < n; i++)
-        v[i] = va_arg(ap, int);
-    va_end(ap);
-    mk_rng_clear_forced(&s->head.rng);
-    CHECK_EQ(mk_rng_force(&s->head.rng, v, n), 0);
-}
-
-static int act(const char *js)
-{
-    json_error_t je;
-    json_t *o = json_loads(js, 0, &je);
-    mk_action a;
-    mk_error err = {0};
-    int rc = -1;
-    if (o && rs->action_parse(s, sc, o, &a, &err) == 0) {
-        mk_events_init(&ev, evs, 256);
-        rc = rs->apply(s, sc, &a, &ev, &err);
-    }
-    json_decref(o);
-    return rc;
 }
 
 static const mk_event *find(const char *type, const char *purpose_or_text)

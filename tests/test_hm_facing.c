@@ -9,19 +9,8 @@
  * (270), D4 north-west (330), E4 north-east (30). Facings are degrees
  * clockwise from map-up: odd multiples of 30 face a hexside (Line), even
  * ones a vertex (Column). */
-#include <stdarg.h>
-#include <stdlib.h>
-#include <string.h>
 
-#include "check.h"
-#include "rules/hm/hm_int.h"
-#include "rules/rules.h"
-
-static const mk_ruleset *rs = &mk_hm_ruleset;
-static mk_scenario *sc;
-static hm_state st, *s = &st;
-static mk_event evs[256];
-static mk_events ev;
+#include "hm_fixture.h"
 
 #define OPT(o) (1ull << (o))
 #define FACING OPT(HO_FACING)
@@ -59,9 +48,6 @@ static void load(const char *chart, const char *terrain, const char *units, uint
 }
 
 /* A unit, and a unit with a facing (degrees). */
-#define U(id, side, kind, mp, hex)                                                                 \
-    "{\"id\":\"" id "\",\"side\":\"" side "\",\"kind\":\"" kind "\",\"mp\":" #mp ",\"hex\":\"" hex \
-    "\"}"
 #define UF(id, side, kind, mp, hex, deg)                                                           \
     "{\"id\":\"" id "\",\"side\":\"" side "\",\"kind\":\"" kind "\",\"mp\":" #mp ",\"hex\":\"" hex \
     "\",\"facing\":" #deg "}"
@@ -69,54 +55,9 @@ static void load(const char *chart, const char *terrain, const char *units, uint
     "{\"id\":\"" id "\",\"side\":\"" side "\",\"kind\":\"" kind "\",\"mp\":" #mp ",\"hex\":\"" hex \
     "\",\"facing\":" #deg ",\"formation\":\"column\"}"
 
-static int uid(const char *id)
-{
-    return mk_scenario_unit(sc, id);
-}
-static int mp(const char *id)
-{
-    return s->u[uid(id)].mp;
-}
 static int face(const char *id)
 {
     return s->u[uid(id)].facing * 30;
-}
-static int hx(const char *label)
-{
-    mk_hex h;
-    mk_hex_parse(&sc->map.grid, label, &h, NULL, 0);
-    return h;
-}
-static bool at(const char *id, const char *label)
-{
-    return s->u[uid(id)].hex == hx(label);
-}
-
-static void force(int n, ...)
-{
-    int v[32];
-    va_list ap;
-    va_start(ap, n);
-    for (int i = 0; i < n; i++)
-        v[i] = va_arg(ap, int);
-    va_end(ap);
-    mk_rng_clear_forced(&s->head.rng);
-    CHECK_EQ(mk_rng_force(&s->head.rng, v, n), 0);
-}
-
-static int act(const char *js)
-{
-    json_error_t je;
-    json_t *o = json_loads(js, 0, &je);
-    mk_action a;
-    mk_error err = {0};
-    int rc = -1;
-    if (o && rs->action_parse(s, sc, o, &a, &err) == 0) {
-        mk_events_init(&ev, evs, 256);
-        rc = rs->apply(s, sc, &a, &ev, &err);
-    }
-    json_decref(o);
-    return rc;
 }
 
 static int choose_facing(int deg)

@@ -12,19 +12,8 @@
  * Positions are inline scenarios on the 13 x 9 map (pointy, even rows
  * shifted right). E5 touches D5 (W), F5 (E), D4 (NW), E4 (NE), D6 (SW),
  * E6 (SE). */
-#include <stdarg.h>
-#include <stdlib.h>
-#include <string.h>
 
-#include "check.h"
-#include "rules/hm/hm_int.h"
-#include "rules/rules.h"
-
-static const mk_ruleset *rs = &mk_hm_ruleset;
-static mk_scenario *sc;
-static hm_state st, *s = &st;
-static mk_event evs[256];
-static mk_events ev;
+#include "hm_fixture.h"
 
 static char *scenario_text(const char *terrain, const char *units, const char *top)
 {
@@ -77,59 +66,10 @@ static const char *refusal(const char *terrain, const char *units, const char *t
     return err.msg;
 }
 
-#define U(id, side, kind, mp, hex)                                                                 \
-    "{\"id\":\"" id "\",\"side\":\"" side "\",\"kind\":\"" kind "\",\"mp\":" #mp ",\"hex\":\"" hex \
-    "\"}"
 #define L(id, side, rating, hex, extra)                                                            \
     "{\"id\":\"" id "\",\"side\":\"" side "\",\"kind\":\"leader\",\"rating\":" #rating             \
     ",\"hex\":\"" hex "\"" extra "}"
 #define FAR U("far", "b", "militia", 2, "L9") /* an enemy out of the way */
-
-static int uid(const char *id)
-{
-    return mk_scenario_unit(sc, id);
-}
-static int mp(const char *id)
-{
-    return s->u[uid(id)].mp;
-}
-static int hx(const char *label)
-{
-    mk_hex h;
-    mk_hex_parse(&sc->map.grid, label, &h, NULL, 0);
-    return h;
-}
-static bool at(const char *id, const char *label)
-{
-    return s->u[uid(id)].hex == hx(label);
-}
-
-static void force(int n, ...)
-{
-    int v[32];
-    va_list ap;
-    va_start(ap, n);
-    for (int i = 0; i < n; i++)
-        v[i] = va_arg(ap, int);
-    va_end(ap);
-    mk_rng_clear_forced(&s->head.rng);
-    CHECK_EQ(mk_rng_force(&s->head.rng, v, n), 0);
-}
-
-static int act(const char *js)
-{
-    json_error_t je;
-    json_t *o = json_loads(js, 0, &je);
-    mk_action a;
-    mk_error err = {0};
-    int rc = -1;
-    if (o && rs->action_parse(s, sc, o, &a, &err) == 0) {
-        mk_events_init(&ev, evs, 256);
-        rc = rs->apply(s, sc, &a, &ev, &err);
-    }
-    json_decref(o);
-    return rc;
-}
 
 static const mk_event *find(const char *type, const char *purpose)
 {
