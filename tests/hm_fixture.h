@@ -74,4 +74,44 @@ static inline int act(const char *js)
     return rc;
 }
 
+
+/* Parses a position on the 13 x 9 map (pointy, even rows shifted right):
+ * side a (4 CAP, moves first) and side b (5 CAP), 3 turns. side_b and top
+ * are extra JSON members of side b and of the scenario (NULL: none).
+ * NULL with err when the scenario check refuses it. */
+static inline mk_scenario *hm_position(const char *chart, const char *terrain, const char *units,
+                                       const char *side_b, const char *top, mk_error *err)
+{
+    static char buf[8192];
+    snprintf(buf, sizeof buf,
+             "{\"ruleset\":\"hm\",\"id\":\"hm/test\",\"title\":\"t\",\"chart\":\"%s\","
+             "\"map\":{\"orientation\":\"pointy\",\"shifted\":\"even\",\"cols\":13,\"rows\":9,"
+             "\"terrain\":{%s}},"
+             "\"sides\":[{\"id\":\"a\",\"cap\":4,\"home\":\"north\"},{\"id\":\"b\",\"cap\":5,"
+             "\"home\":\"south\"%s}],\"first\":\"a\",\"turns\":3,\"units\":[%s]%s}",
+             chart, terrain, side_b ? side_b : "", units, top ? top : "");
+    int nr;
+    const mk_ruleset *const *all = mk_rulesets(&nr);
+    return mk_scenario_parse(buf, strlen(buf), "(test)", all, nr, err);
+}
+
+/* Loads that position into s with the options, seed 1 and 10 CAP for the
+ * side to act; a position the check refuses ends the test program. */
+static inline void hm_load(const char *chart, const char *terrain, const char *units,
+                           const char *side_b, const char *top, uint64_t options)
+{
+    mk_error err = {0};
+    if (sc)
+        mk_scenario_free(sc);
+    sc = hm_position(chart, terrain, units, side_b, top, &err);
+    if (!sc) {
+        fprintf(stderr, "scenario: %s\n", err.msg);
+        CHECK(sc != NULL);
+        exit(1);
+    }
+    memset(s, 0, sizeof *s);
+    CHECK_EQ(rs->init(s, sc, options, 1, NULL, &err), 0);
+    s->cap = 10;
+}
+
 #endif

@@ -18,33 +18,12 @@
 
 static mk_scenario *parse(const char *chart, const char *terrain, const char *units, mk_error *err)
 {
-    char buf[8192];
-    snprintf(buf, sizeof buf,
-             "{\"ruleset\":\"hm\",\"id\":\"hm/test\",\"title\":\"t\",\"chart\":\"%s\","
-             "\"map\":{\"orientation\":\"pointy\",\"shifted\":\"even\",\"cols\":13,\"rows\":9,"
-             "\"terrain\":{%s}},"
-             "\"sides\":[{\"id\":\"a\",\"cap\":4,\"home\":\"north\"},{\"id\":\"b\",\"cap\":5,"
-             "\"home\":\"south\"}],\"first\":\"a\",\"turns\":3,\"units\":[%s]}",
-             chart, terrain, units);
-    int nr;
-    const mk_ruleset *const *all = mk_rulesets(&nr);
-    return mk_scenario_parse(buf, strlen(buf), "(test)", all, nr, err);
+    return hm_position(chart, terrain, units, NULL, NULL, err);
 }
 
 static void load(const char *chart, const char *terrain, const char *units, uint64_t options)
 {
-    mk_error err = {0};
-    if (sc)
-        mk_scenario_free(sc);
-    sc = parse(chart, terrain, units, &err);
-    if (!sc) {
-        fprintf(stderr, "scenario: %s\n", err.msg);
-        CHECK(sc != NULL);
-        exit(1);
-    }
-    memset(s, 0, sizeof *s);
-    CHECK_EQ(rs->init(s, sc, options, 1, NULL, &err), 0);
-    s->cap = 10;
+    hm_load(chart, terrain, units, NULL, NULL, options);
 }
 
 /* A unit, and a unit with a facing (degrees). */

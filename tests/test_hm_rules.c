@@ -13,28 +13,7 @@ static const char *top_extra = ""; /* top-level scenario fields, e.g. nationalit
 static void load(const char *chart, const char *terrain, const char *units, const char *extra,
                  uint64_t options)
 {
-    char buf[8192];
-    snprintf(buf, sizeof buf,
-             "{\"ruleset\":\"hm\",\"id\":\"hm/test\",\"title\":\"t\",\"chart\":\"%s\","
-             "\"map\":{\"orientation\":\"pointy\",\"shifted\":\"even\",\"cols\":13,\"rows\":9,"
-             "\"terrain\":{%s}},"
-             "\"sides\":[{\"id\":\"a\",\"cap\":4,\"home\":\"north\"},{\"id\":\"b\",\"cap\":5,"
-             "\"home\":\"south\"%s}],\"first\":\"a\",\"turns\":3,\"units\":[%s]%s}",
-             chart, terrain, extra ? extra : "", units, top_extra);
-    int nr;
-    const mk_ruleset *const *all = mk_rulesets(&nr);
-    mk_error err = {0};
-    if (sc)
-        mk_scenario_free(sc);
-    sc = mk_scenario_parse(buf, strlen(buf), "(test)", all, nr, &err);
-    if (!sc) {
-        fprintf(stderr, "scenario: %s\n", err.msg);
-        CHECK(sc != NULL);
-        exit(1);
-    }
-    memset(s, 0, sizeof *s);
-    CHECK_EQ(rs->init(s, sc, options, 1, NULL, &err), 0);
-    s->cap = 10;
+    hm_load(chart, terrain, units, extra, top_extra, options);
 }
 #define L(id, side, rating, hex, extra)                                                            \
     "{\"id\":\"" id "\",\"side\":\"" side "\",\"kind\":\"leader\",\"rating\":" #rating             \

@@ -15,42 +15,16 @@
 
 #include "hm_fixture.h"
 
-static char *scenario_text(const char *terrain, const char *units, const char *top)
-{
-    static char buf[8192];
-    snprintf(buf, sizeof buf,
-             "{\"ruleset\":\"hm\",\"id\":\"hm/test\",\"title\":\"t\",\"chart\":\"small\","
-             "\"map\":{\"orientation\":\"pointy\",\"shifted\":\"even\",\"cols\":13,\"rows\":9,"
-             "\"terrain\":{%s}},"
-             "\"sides\":[{\"id\":\"a\",\"cap\":4,\"home\":\"north\"},{\"id\":\"b\",\"cap\":5,"
-             "\"home\":\"south\"}],\"first\":\"a\",\"turns\":3,\"units\":[%s]%s}",
-             terrain, units, top ? top : "");
-    return buf;
-}
-
-/* Parses a scenario; NULL (with err) when the check refuses it. */
+/* Parses a scenario (Small Battles chart); NULL (with err) when the check
+ * refuses it. */
 static mk_scenario *parse(const char *terrain, const char *units, const char *top, mk_error *err)
 {
-    int nr;
-    const mk_ruleset *const *all = mk_rulesets(&nr);
-    const char *t = scenario_text(terrain, units, top);
-    return mk_scenario_parse(t, strlen(t), "(test)", all, nr, err);
+    return hm_position("small", terrain, units, NULL, top, err);
 }
 
 static void load(const char *terrain, const char *units, const char *top, uint64_t options)
 {
-    mk_error err = {0};
-    if (sc)
-        mk_scenario_free(sc);
-    sc = parse(terrain, units, top, &err);
-    if (!sc) {
-        fprintf(stderr, "scenario: %s\n", err.msg);
-        CHECK(sc != NULL);
-        exit(1);
-    }
-    memset(s, 0, sizeof *s);
-    CHECK_EQ(rs->init(s, sc, options, 1, NULL, &err), 0);
-    s->cap = 10;
+    hm_load("small", terrain, units, NULL, top, options);
 }
 
 /* The message of the check's refusal ("" if it loads). */

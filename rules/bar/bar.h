@@ -971,4 +971,11 @@ const bar_place *bar_scen_leader_place(const bar_scen *s, int leader);
 /* A switch's value, def if the scenario does not set it. */
 int bar_scen_switch(const bar_scen *s, const char *name, int def);
 
+/* ------------------------------------------------------------------ */
+/* data.c: reads a file of data/bar/: `*path`, or data/bar/<name> under
+ * mk_data_dir() when *path is NULL (then *path points into buf). Returns
+ * the parsed JSON, or NULL with err naming the file, line:column and why. */
+typedef struct json_t json_t;
+json_t *bar_data_read(const char **path, const char *name, char *buf, size_t n, mk_error *err);
+
 #endif

@@ -869,16 +869,10 @@ static int load_others(ld *l, bar_charts *c, json_t *root)
 int bar_charts_load(bar_charts *out, const char *path, mk_error *err)
 {
     char def[600];
-    if (!path) {
-        snprintf(def, sizeof def, "%s/data/bar/charts.json", mk_data_dir());
-        path = def;
-    }
     memset(out, 0, sizeof *out);
-    json_error_t je;
-    json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
+    json_t *root = bar_data_read(&path, "charts.json", def, sizeof def, err);
     if (!root)
-        return mk_error_set(err, "scenario_invalid", "%s: %d:%d: %s", path, je.line, je.column,
-                            je.text);
+        return -1;
     ld l = {path, err};
     int rc = -1;
     json_t *est = json_object_get(root, "estimate");

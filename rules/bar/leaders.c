@@ -185,16 +185,10 @@ static int load_set(json_t *root, const char *key, bar_loss_counter *set, int *n
 int bar_loss_counters_load(bar_loss_counters *out, const char *path, mk_error *err)
 {
     char def[600];
-    if (!path) {
-        snprintf(def, sizeof def, "%s/data/bar/leader-loss-counters.json", mk_data_dir());
-        path = def;
-    }
     memset(out, 0, sizeof *out);
-    json_error_t je;
-    json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
+    json_t *root = bar_data_read(&path, "leader-loss-counters.json", def, sizeof def, err);
     if (!root)
-        return mk_error_set(err, "scenario_invalid", "%s: %d:%d: %s", path, je.line, je.column,
-                            je.text);
+        return -1;
     int rc = -1;
     json_t *est = json_object_get(root, "estimate");
     if (!json_is_object(root))
