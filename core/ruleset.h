@@ -79,6 +79,12 @@ typedef struct mk_ruleset {
      * Returns 0, or -1 with err (code "scenario_invalid", message naming
      * the JSON path). */
     int (*check_scenario)(const mk_scenario *sc, mk_error *err);
+    /* Optional: after check_scenario, builds read-only data a ruleset
+     * derives from the scenario once (too large for a state that is copied
+     * on every action) into sc->ext, which every state of the game then
+     * shares; release frees it. 0, or -1 with err as check_scenario. */
+    int (*prepare)(struct mk_scenario *sc, mk_error *err);
+    void (*release)(struct mk_scenario *sc);
     /* Checks a set of options (some rules exclude each other). 0 or -1. */
     int (*check_options)(uint64_t options, mk_error *err);
 

@@ -504,6 +504,15 @@ mk_scenario *mk_scenario_from_json(json_t *obj, const char *source,
         }
         goto fail;
     }
+    if (sc->rs->prepare && sc->rs->prepare(sc, err) < 0) {
+        if (err) {
+            err->code = "scenario_invalid";
+            size_t sl = strlen(cx.src);
+            if (!(strncmp(err->msg, cx.src, sl) == 0 && err->msg[sl] == ':'))
+                mk_error_prefix(err, "%s: ", cx.src);
+        }
+        goto fail;
+    }
     return sc;
 fail:
     mk_scenario_free(sc);
@@ -594,6 +603,8 @@ void mk_scenario_free(mk_scenario *sc)
 {
     if (!sc)
         return;
+    if (sc->ext && sc->rs && sc->rs->release)
+        sc->rs->release(sc);
     json_decref(sc->json);
     free(sc);
 }

@@ -18,7 +18,7 @@
 #include "error.h"
 #include "hex.h"
 
-#define MK_MAX_UNITS 160
+#define MK_MAX_UNITS 256   /* pieces: units and leaders (BAR's scenario 4 has ~200) */
 #define MK_MAX_SIDES 2
 #define MK_ID_MAX 32
 #define MK_NAME_MAX 48
@@ -63,6 +63,9 @@ typedef struct mk_scenario {
     int nunits;
     mk_sc_unit units[MK_MAX_UNITS];
     json_t *json;            /* the whole object (owned), for ruleset fields and records */
+    void *ext;               /* the ruleset's read-only data derived from the scenario
+                              * (mk_ruleset.prepare; BAR: map, charts, orders of battle),
+                              * freed by mk_ruleset.release */
 } mk_scenario;
 
 /* Parses and checks a scenario object. rulesets lists the known rulesets

@@ -6,6 +6,7 @@
 static const mk_ruleset *const all_rulesets[] = {
     &mk_htl_ruleset,
     &mk_hm_ruleset,
+    &mk_bar_ruleset,
 };
 
 const mk_ruleset *const *mk_rulesets(int *n)

@@ -5,7 +5,8 @@
 #include "core/ruleset.h"
 
 extern const mk_ruleset mk_htl_ruleset;   /* rules/htl: Hold the Line */
-extern const mk_ruleset mk_hm_ruleset;    /* rules/hm: Horse & Musket: Dawn of an Era */
+extern const mk_ruleset mk_hm_ruleset;
+extern const mk_ruleset mk_bar_ruleset;   /* rules/bar: The Battle of Monmouth (BAR series) */
 
 /* The known rulesets; *n is set to their number. */
 const mk_ruleset *const *mk_rulesets(int *n);

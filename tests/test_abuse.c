@@ -256,14 +256,20 @@ static void abuse(const mk_ruleset *rs, const char *scenario_id)
      * action with a unit listed now, let the other side come to move, and
      * send it then. */
     {
-        r = ask(&s, "{\"cmd\":\"legal\"}");
-        json_t *acts = json_object_get(r, "actions"), *mine = NULL, *a;
-        size_t k;
-        json_array_foreach(acts, k, a) {
-            if (!mine && json_object_get(a, "unit"))
-                mine = json_deep_copy(a);
+        json_t *mine = NULL, *a;
+        /* (a Monmouth turn starts by choosing a Command: no unit yet) */
+        for (int tries = 0; tries < 5 && !mine; tries++) {
+            r = ask(&s, "{\"cmd\":\"legal\"}");
+            json_t *acts = json_object_get(r, "actions");
+            size_t k;
+            json_array_foreach(acts, k, a) {
+                if (!mine && json_object_get(a, "unit"))
+                    mine = json_deep_copy(a);
+            }
+            json_decref(r);
+            if (!mine)
+                play_some(&s, 1);
         }
-        json_decref(r);
         CHECK(mine != NULL);
         char side[64];
         snprintf(side, sizeof side, "%s", to_move(&s));

@@ -728,6 +728,235 @@ static void test_scenario_errors(void)
     CHECK(scen_error(t, "end_turn_number: ", "8 on 12:00 PM 28 June, but clock.c says 7"));
 }
 
+/* ---- the Commands the text names without units (ours) ------------------ */
+
+static bool say_why = true;   /* off for the deliberately broken inputs below */
+
+/* Organisations that field units (Commands, Dickinson's, the Loyalist Corps
+ * and Flank Guards) with none: a reinforcement listing one brings nobody. */
+static int orgs_without_units(const bar_oob *o)
+{
+    int bad = 0;
+    for (int g = 0; g < o->norgs; g++) {
+        if (o->org[g].kind != BAR_ORG_COMMAND && o->org[g].kind != BAR_ORG_GROUP &&
+            o->org[g].kind != BAR_ORG_INDEPENDENT_COMMAND)
+            continue;
+        int n = 0;
+        for (int u = 0; u < o->nunits; u++)
+            n += o->unit[u].command == g;
+        if (n == 0) {
+            if (say_why)
+                fprintf(stderr, "organisation %s has no unit\n", o->org[g].id);
+            bad++;
+        }
+    }
+    return bad;
+}
+
+/* Those organisations whose SPs add up to less than lo or more than hi
+ * (2.1: 50 men an infantry SP; a brigade of the day had 250-2,500). */
+static int orgs_sp_outside(const bar_oob *o, int lo, int hi)
+{
+    int bad = 0;
+    for (int g = 0; g < o->norgs; g++) {
+        if (o->org[g].kind != BAR_ORG_COMMAND && o->org[g].kind != BAR_ORG_GROUP &&
+            o->org[g].kind != BAR_ORG_INDEPENDENT_COMMAND)
+            continue;
+        int sp = 0;
+        for (int u = 0; u < o->nunits; u++)
+            if (o->unit[u].command == g)
+                sp += o->unit[u].sp;
+        if (sp < lo || sp > hi) {
+            if (say_why)
+                fprintf(stderr, "organisation %s: %d SPs, outside %d-%d\n", o->org[g].id, sp, lo,
+                        hi);
+            bad++;
+        }
+    }
+    return bad;
+}
+
+/* Units a reinforcement group brings, of organisation org (-1: any). */
+static int group_units(const bar_scen *s, const bar_oob *o, int gi, int org)
+{
+    int n = 0;
+    for (int i = 0; i < s->nplaces; i++) {
+        const bar_place *p = &s->place[i];
+        if (p->at == BAR_AT_GROUP && p->group == gi && p->unit >= 0 &&
+            (org < 0 || o->unit[p->unit].command == org))
+            n++;
+    }
+    return n;
+}
+
+/* Groups that name an organisation bringing none of its units, or bring no
+ * unit at all; *leader_only counts the groups that list leaders only (7.3b A,
+ * 7.4b A Washington; 7.4b G von Steuben), which the text makes unit-less. */
+static int groups_without_units(const bar_scen *s, const bar_oob *o, int *leader_only)
+{
+    int bad = 0;
+    *leader_only = 0;
+    for (int gi = 0; gi < s->ngroups; gi++) {
+        const bar_group *g = &s->group[gi];
+        for (int k = 0; k < g->norgs; k++)
+            if (group_units(s, o, gi, g->org[k]) == 0) {
+                if (say_why)
+                    fprintf(stderr, "%s (%s): %s brings no unit\n", g->name, g->section,
+                            o->org[g->org[k]].id);
+                bad++;
+            }
+        if (group_units(s, o, gi, -1) == 0) {
+            if (g->norgs == 0)
+                ++*leader_only;
+            else
+                bad++;
+        }
+    }
+    return bad;
+}
+
+/* Distinct pieces (units and leaders) a scenario places or brings in,
+ * optional variants included. */
+static int scen_pieces(const bar_scen *s)
+{
+    static bool seen[BAR_OOB_MAX_UNITS + BAR_OOB_MAX_LEADERS];
+    int n = 0;
+    memset(seen, 0, sizeof seen);
+    for (int i = 0; i < s->nplaces; i++) {
+        int k = s->place[i].unit >= 0 ? s->place[i].unit : BAR_OOB_MAX_UNITS + s->place[i].leader;
+        if (!seen[k]) {
+            seen[k] = true;
+            n++;
+        }
+    }
+    return n;
+}
+
+/* 7.2b A-B, 4.2a A, 4.2b B, 7.4a I, 7.4c D: the Commands, the Loyalist Corps
+ * and the Flank Guards the text names without units now have ours, and the
+ * reinforcements that list them bring them. */
+static void test_unnamed_commands(void)
+{
+    CHECK_EQ(orgs_without_units(&oob), 0);
+    CHECK_EQ(orgs_sp_outside(&oob, 5, 45), 0);
+    /* the units of an organisation the text does not fill are ours: their
+     * ids are marked as estimates, and there are some in each */
+    int ours = 0, unmarked = 0;
+    for (int i = 0; i < oob.nunits; i++) {
+        const bar_unit *u = &oob.unit[i];
+        if (u->command >= 0 && !oob.org[u->command].units_named) {
+            ours++;
+            unmarked += !(u->estimate & BAR_EST_ID) ||
+                        (u->estimate & (BAR_EST_SP | BAR_EST_ER | BAR_EST_CV | BAR_EST_MP)) !=
+                            (BAR_EST_SP | BAR_EST_ER | BAR_EST_CV | BAR_EST_MP);
+        }
+    }
+    CHECK(ours >= 50);
+    CHECK_EQ(unmarked, 0);
+    /* Poor's brigade, 754 men (Stone): 15 infantry SPs */
+    int por = bar_oob_find_org(&oob, BAR_AMERICAN, "POR"), sp = 0;
+    for (int i = 0; i < oob.nunits; i++)
+        if (oob.unit[i].command == por && oob.unit[i].type == BAR_UT_LINE)
+            sp += oob.unit[i].sp;
+    CHECK_EQ(sp, 15);
+    CHECK_EQ(oob.unit[U("1NH/POR")].type, BAR_UT_LINE);   /* 3.1a: Line */
+    /* 2.2d E: four Hessian regimental guns, each with a regiment of its Command */
+    int rgt = 0, rgt_ok = 0;
+    for (int i = 0; i < oob.nunits; i++) {
+        const bar_unit *u = &oob.unit[i];
+        if (u->type != BAR_UT_ART_REGIMENTAL)
+            continue;
+        rgt++;
+        rgt_ok += u->nation == BAR_NAT_HESSIAN && u->owner >= 0 &&
+                  oob.unit[u->owner].command == u->command &&
+                  oob.unit[u->owner].nation == BAR_NAT_HESSIAN &&
+                  oob.unit[u->owner].type == BAR_UT_FOOT;
+    }
+    CHECK_EQ(rgt, 4);
+    CHECK_EQ(rgt_ok, 4);
+    CHECK_EQ(oob.unit[U("Rgt/STI#1")].owner, U("Lei/STI"));
+    /* 7.4a I: every unit of the Loyalist Corps is Independent; 4.1b A lists
+     * every British light unit, so neither group adds one */
+    int lc = bar_oob_find_org(&oob, BAR_BRITISH, "LC"),
+        fg = bar_oob_find_org(&oob, BAR_BRITISH, "FG");
+    int lc_n = 0, lc_bad = 0, light = 0;
+    for (int i = 0; i < oob.nunits; i++) {
+        const bar_unit *u = &oob.unit[i];
+        if (u->command == lc) {
+            lc_n++;
+            lc_bad += !u->independent;
+        }
+        if ((u->command == lc || u->command == fg) &&
+            (u->type == BAR_UT_LIGHT || u->type == BAR_UT_JAEGER || u->type == BAR_UT_CHASSEUR))
+            light++;
+    }
+    CHECK(lc_n >= 3);
+    CHECK_EQ(lc_bad, 0);
+    CHECK_EQ(light, 0);
+
+    /* every reinforcement group brings units; only the leader-only groups
+     * of the text (Washington, von Steuben) bring none */
+    static const int leader_only_want[5] = {0, 0, 0, 1, 2};
+    for (int n = 1; n <= 4; n++) {
+        int lo = -1;
+        CHECK_EQ(groups_without_units(&sc[n], &oob, &lo), 0);
+        CHECK_EQ(lo, leader_only_want[n]);
+        /* every piece of the scenario, placed or arriving: a set of at most
+         * 250 counters */
+        CHECK(scen_pieces(&sc[n]) <= 250);
+    }
+    /* the groups bring the new units: 7.2b A, 7.3b C, 7.4b D-E, 7.4c D */
+    const bar_place *u = PU(2, "1NH/POR"), *l = PL(2, "POR/GRE");
+    CHECK(u && l && u->at == BAR_AT_GROUP && u->group == l->group &&
+          sc[2].group[u->group].first_turn == T(28, 15, 0));
+    u = PU(3, "GR/2MdB");
+    CHECK(u && u->at == BAR_AT_GROUP && sc[3].group[u->group].first_turn == T(28, 18, 0));
+    u = PU(4, "Rgt/LOO#2");
+    const bar_place *v = PU(4, "VoI/LC"), *w = PU(4, "17 Da/FG"), *x = PU(4, "4/1st");
+    CHECK(u && v && w && x);
+    if (u && v && w && x) {
+        CHECK(sc[4].group[u->group].whole_command);
+        CHECK(u->group == v->group && v->group == w->group && w->group == x->group);
+        CHECK_EQ(sc[4].group[u->group].first_turn, T(28, 23, 0));
+    }
+    /* the scenarios before 7.4 never bring Knyphausen's Wing */
+    CHECK(PU(3, "4/1st") == NULL);
+    CHECK(scen_pieces(&sc[4]) > scen_pieces(&sc[3]));
+
+    /* each check above can fail: a Command with no unit, one of 3 SPs, a
+     * group that lists it, a scenario of more pieces than a limit */
+    static bar_oob o;
+    static bar_scen s;
+    mk_error err = {0};
+    char t[2048];
+    say_why = false;
+    snprintf(t, sizeof t, "%s \"leaders\": [" LEADER_OK "], \"units\": []}", oob_ok_head);
+    CHECK_EQ(bar_oob_parse_text(&o, t, "t.json", &err), 0);
+    CHECK_EQ(orgs_without_units(&o), 1);
+    scen1(t, sizeof t, S10, "",
+          "{\"group\": \"g\", \"section\": \"7.2b A\", \"side\": \"american\", \"from\": "
+          "\"10:20 AM 28 June\", \"entry\": [\"W0201\"], \"order\": \"any\", \"items\": "
+          "[{\"org\": \"C1\"}]}", "");
+    int rc = bar_scen_parse_text(&s, &o, t, "t.json", &err);
+    if (rc)
+        fprintf(stderr, "%s\n", err.msg);
+    CHECK_EQ(rc, 0);
+    int lo = -1;
+    CHECK_EQ(groups_without_units(&s, &o, &lo), 2);   /* C1 brings nobody; the group nothing */
+    CHECK_EQ(lo, 0);
+    CHECK_EQ(scen_pieces(&s), 1);                     /* C1/X alone */
+    snprintf(t, sizeof t,
+             "%s \"leaders\": [" LEADER_OK "], \"units\": [{\"id\": \"U1\", \"side\": "
+             "\"american\", \"nationality\": \"American\", \"type\": \"line\", \"command\": "
+             "\"C1\", \"sp\": 3, \"er\": 4, \"cv\": 4, \"mp\": 5, \"estimate\": [\"sp\"]}]}",
+             oob_ok_head);
+    CHECK_EQ(bar_oob_parse_text(&o, t, "t.json", &err), 0);
+    CHECK_EQ(orgs_without_units(&o), 0);
+    CHECK_EQ(orgs_sp_outside(&o, 5, 45), 1);
+    say_why = true;
+    CHECK(scen_pieces(&sc[4]) > 200);                 /* a limit of 200 would fail */
+}
+
 int main(void)
 {
     bar_oob_grid(&grid);
@@ -747,5 +976,6 @@ int main(void)
     test_7_2c_british_setup();
     test_oob_errors();
     test_scenario_errors();
+    test_unnamed_commands();
     return check_done("test_bar_oob");
 }

@@ -35,7 +35,7 @@
 #include "core/catalog.h"
 #include "rules/rules.h"
 
-#define MAX_STEPS 20000
+#define MAX_STEPS 200000   /* a random Monmouth scenario 4 takes ~40k */
 /* Under AddressSanitizer (about ten times slower) the test plays fewer
  * games: that build is there for memory errors, the normal one for
  * determinism. */

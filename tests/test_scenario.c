@@ -191,7 +191,7 @@ static const struct {
     {"bad_long_title.json", {": title: 'TTTT", "too long"}},
     {"bad_stacking.json", {"bad_stacking.json: units[2].hex: two regulars in E3"}},
     {"bad_sheets_pointy.json", {": map.sheets: ", "flat"}},
-    {"bad_too_many_units.json", {": units: 161 units", "160"}},
+    {"bad_too_many_units.json", {": units: 257 units", "256"}},
     {"bad_sheet_cols.json", {": map.cols: 30, ", "20 columns"}},
     {"bad_sheet_dup.json", {": map.sheets[1].id: 'W' is already map.sheets[0]"}},
     {"bad_sheet_hex.json", {": units[1].hex: ", "X0101"}},

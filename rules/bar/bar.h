@@ -81,6 +81,7 @@ typedef struct bar_map {
 } bar_map;
 
 /* Names as in the JSON ("marsh/woods", "regular slope"), NULL if unknown. */
+extern const char *const bar_terrain_names[BAR_NTERRAIN];
 const char *bar_terrain_name(int t);
 int bar_terrain_parse(const char *name);   /* -1 if unknown */
 /* The name of one BAR_HS_* terrain bit (not roads), NULL otherwise. */

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const terrain_names[BAR_NTERRAIN] = {
+const char *const bar_terrain_names[BAR_NTERRAIN] = {
     "open", "grade", "orchard", "woods", "marsh", "marsh/woods", "lake",
 };
 
@@ -26,13 +26,13 @@ static const char *const hexside_names[BAR_HS_NTERRAIN] = {
 
 const char *bar_terrain_name(int t)
 {
-    return t >= 0 && t < BAR_NTERRAIN ? terrain_names[t] : NULL;
+    return t >= 0 && t < BAR_NTERRAIN ? bar_terrain_names[t] : NULL;
 }
 
 int bar_terrain_parse(const char *name)
 {
     for (int t = 0; name && t < BAR_NTERRAIN; t++)
-        if (strcmp(name, terrain_names[t]) == 0)
+        if (strcmp(name, bar_terrain_names[t]) == 0)
             return t;
     return -1;
 }
@@ -169,7 +169,7 @@ static int read_terrain(bar_map *m, json_t *obj, mk_error *err)
             return BAD(err, "%s: %s", path, gerr);
         int t = json_is_string(v) ? bar_terrain_parse(json_string_value(v)) : -1;
         if (t < 0) {
-            list_names(terrain_names, BAR_NTERRAIN, known, sizeof known);
+            list_names(bar_terrain_names, BAR_NTERRAIN, known, sizeof known);
             return BAD(err, "%s: unknown terrain %s (known: %s)", path, show(v, buf, sizeof buf),
                        known);
         }

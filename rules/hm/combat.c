@@ -1503,7 +1503,7 @@ static bool retreat_begin(hm_state *s, const mk_scenario *sc, int p, int to, mk_
         retreat_finish(s, sc, -1, ev);
         return false;
     }
-    int16_t who[MK_MAX_UNITS], where[6];
+    int16_t who[HM_MAX_UNITS], where[6];
     int nw = hm_displace_options(s, sc, unit, to, from, -1, who);
     if (nw > 1) {
         set_pending(s, HP_DISPLACE_UNIT, sc->units[unit].side);

@@ -125,6 +125,9 @@ static int check_scenario(const mk_scenario *sc, mk_error *err)
     if (sc->nsides != 2)
         return mk_error_set(err, "scenario_invalid", "%s: sides: Horse & Musket needs 2 sides",
                             sc->source);
+    if (sc->nunits > HM_MAX_UNITS)
+        return mk_error_set(err, "scenario_invalid", "%s: units: %d pieces: at most %d for Horse & Musket",
+                            sc->source, sc->nunits, HM_MAX_UNITS);
     if (mk_grid_size(&sc->map.grid) > HM_MAX_HEX)
         return mk_error_set(err, "scenario_invalid", "%s: map: at most %d hexes (H&M 2: 9 x 13)",
                             sc->source, HM_MAX_HEX);
@@ -232,7 +235,7 @@ static int init(void *st, const mk_scenario *sc, uint64_t options, uint64_t seed
     hm_state *s = st;
     if (check_options(options, err))
         return -1;
-    if (sc->nsides != 2 || sc->nunits > MK_MAX_UNITS || mk_grid_size(&sc->map.grid) > HM_MAX_HEX)
+    if (sc->nsides != 2 || sc->nunits > HM_MAX_UNITS || mk_grid_size(&sc->map.grid) > HM_MAX_HEX)
         return mk_error_set(err, "scenario_invalid", "Horse & Musket needs 2 sides, a 9 x 13 map");
     if (hm_charts_load(&s->ch, chart_scale(sc), err))
         return -1;
@@ -249,7 +252,7 @@ static int init(void *st, const mk_scenario *sc, uint64_t options, uint64_t seed
     s->ac_retry = -1;
     s->ac[0] = s->ac[1] = -1;
     s->lic = -1;
-    const char *nats[MK_MAX_UNITS];
+    const char *nats[HM_MAX_UNITS];
     int nnat = 0;
     json_t *sides = json_object_get(sc->json, "sides");
     for (int i = 0; i < 2; i++) {

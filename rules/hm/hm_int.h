@@ -26,6 +26,7 @@
 #include "core/ruleset.h"
 
 #define HM_MAX_HEX 256 /* H&M maps are 13 x 9 (H&M 2) */
+#define HM_MAX_UNITS 160 /* pieces in a state (check_scenario refuses more) */
 #define HM_MAX_DICE 8
 /* H&M 4: at most two units a hex, but a scenario may begin over-stacked;
  * the engine holds at most this many combat units in one hex (a scenario
@@ -321,7 +322,7 @@ typedef struct hm_state {
     uint8_t overstack[HM_MAX_HEX / 8];
     hm_move mv;
     hm_combat cb;
-    hm_unit u[MK_MAX_UNITS];
+    hm_unit u[HM_MAX_UNITS];
 } hm_state;
 
 _Static_assert(sizeof(hm_state) <= 4096, "H&M state must stay within 4 KiB");

@@ -533,7 +533,7 @@ int hm_retreat_options(const hm_state *s, const mk_scenario *sc, int unit, int f
             continue;
         }
         /* displacement: a friendly unit in h that can retreat on (H&M 8) */
-        int16_t who[MK_MAX_UNITS];
+        int16_t who[HM_MAX_UNITS];
         if (hm_displace_options(s, sc, unit, h, from, -1, who) > 0)
             out[n++] = (int16_t)h;
     }

@@ -91,8 +91,8 @@ double htl_evaluate(const void *st, const mk_scenario *sc, int side)
 
     double mp_now[2] = {0, 0}, mp_set[2] = {0, 0};
     double exp_vp[2] = {s->vp[0], s->vp[1]};
-    int combat[MK_MAX_UNITS], ncombat = 0;
-    mk_cube cube[MK_MAX_UNITS];
+    int combat[HTL_MAX_UNITS], ncombat = 0;
+    mk_cube cube[HTL_MAX_UNITS];
     for (int i = 0; i < s->nunits; i++) {
         int k = sc->units[i].kind, sd = sc->units[i].side;
         if (!htl_is_combat(k))

@@ -114,8 +114,8 @@ int htl_legal_fire(const htl_state *s, const mk_scenario *sc, const htl_occ *o, 
     if (s->ap < 1 && s->free_fire < 0)
         return n;
     const mk_grid *g = &sc->map.grid;
-    int16_t targets[MK_MAX_UNITS];
-    mk_cube tc[MK_MAX_UNITS];
+    int16_t targets[HTL_MAX_UNITS];
+    mk_cube tc[HTL_MAX_UNITS];
     int nt = 0;
     for (int i = 0; i < s->nunits; i++) {
         int h = s->u[i].hex;

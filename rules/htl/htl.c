@@ -60,6 +60,9 @@ static int check_scenario(const mk_scenario *sc, mk_error *err)
     if (sc->nsides != 2)
         return mk_error_set(err, "scenario_invalid", "%s: sides: Hold the Line needs 2 sides",
                             sc->source);
+    if (sc->nunits > HTL_MAX_UNITS)
+        return mk_error_set(err, "scenario_invalid", "%s: units: %d pieces: at most %d for Hold the Line",
+                            sc->source, sc->nunits, HTL_MAX_UNITS);
     for (int i = 0; i < 2; i++)
         if (sc->sides[i].cap > 20)
             return mk_error_set(err, "scenario_invalid",
@@ -106,7 +109,7 @@ static int init(void *st, const mk_scenario *sc, uint64_t options, uint64_t seed
     htl_state *s = st;
     if (check_options(options, err))
         return -1;
-    if (sc->nsides != 2 || sc->nunits > MK_MAX_UNITS)
+    if (sc->nsides != 2 || sc->nunits > HTL_MAX_UNITS)
         return mk_error_set(err, "scenario_invalid", "Hold the Line needs 2 sides");
     mk_rng_seed(&s->head.rng, seed);
     s->options = options;

@@ -20,6 +20,7 @@
 #include "core/ruleset.h"
 
 #define HTL_MAX_HEX 512     /* HtL maps are 13 x 9; check_scenario refuses larger */
+#define HTL_MAX_UNITS 160   /* pieces in a state (check_scenario refuses more) */
 #define HTL_MAX_REACH 64    /* hexes within 4 steps: 1 + 6 + 12 + 18 + 24 = 61 */
 #define HTL_DICE 3          /* HtL 8.2.3: always 3 dice */
 
@@ -93,10 +94,10 @@ typedef struct htl_state {
     int8_t pad_;
     int16_t free_fire;       /* 11.1: unit that failed its attack morale and may fire for 0 AP, -1 */
     int16_t pad2_;
-    uint8_t fired_on[(MK_MAX_UNITS + 7) / 8];   /* 11.2: fired on this game turn */
-    int16_t att_hex[MK_MAX_UNITS];   /* 11.14: the hex each unit attacked this turn, -1 */
+    uint8_t fired_on[(HTL_MAX_UNITS + 7) / 8];   /* 11.2: fired on this game turn */
+    int16_t att_hex[HTL_MAX_UNITS];   /* 11.14: the hex each unit attacked this turn, -1 */
     htl_combat cb;
-    htl_unit u[MK_MAX_UNITS];
+    htl_unit u[HTL_MAX_UNITS];
 } htl_state;
 
 _Static_assert(sizeof(htl_state) <= 4096, "HtL state must stay within 4 KiB");

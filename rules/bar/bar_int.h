@@ -1,0 +1,194 @@
+/* bar_int.h - the Monmouth (BAR) ruleset's game: state, actions and the
+ * internals its modules share. The pure rule modules (clock, victory,
+ * leaders, map, los, charts, oob) are declared in bar.h; this is the game
+ * built on them.
+ *
+ * Where the series rules (BAR 3rd edition, which we do not have) decide a
+ * procedure the Monmouth text only names, the procedure here is our
+ * reconstruction; its numbers live in data/bar/series.json (marked as
+ * estimates) and docs/bar.md "The game" says what is ours.
+ *
+ * Modules: game.c (the ruleset table, scenario preparation, JSON),
+ * turn.c (activation, End Turn, rally, Army Morale, reinforcements,
+ * victory), move.c (movement, formations, facing, ZOC, stacking), fire.c
+ * (fire combat, morale checks, leader losses), melee.c (close combat, rout),
+ * setup.c (building a scenario file from data/bar/). */
+#ifndef BAR_INT_H
+#define BAR_INT_H
+
+#include "core/ruleset.h"
+#include "rules/bar/bar.h"
+
+/* Piece kinds (the scenario's "kind"). */
+enum { BK_INFANTRY, BK_CAVALRY, BK_ARTILLERY, BK_LEADER, BK_COUNT };
+extern const char *const bar_kind_names[BK_COUNT];
+
+/* --- series estimates (data/bar/series.json) --------------------------- */
+typedef struct bar_series {
+    bool estimate;
+    int8_t er_scale;           /* check target = ER x er_scale + modifiers (00-99 roll) */
+    int8_t leader_mp_half;     /* a leader's movement allowance */
+    int8_t form_half;          /* a formation change */
+    int8_t limber_half;        /* limber / unlimber */
+    int8_t face_half;          /* each 60 degrees of facing change (30 costs the same) */
+    int8_t ooc_mp_pct;         /* Out of Command: percent of the MA */
+    int8_t end_turn_pct;       /* each box past the ETN: this % chance the turn ends */
+    int8_t cc_disordered, cc_shaken, cc_attack_column, cc_leader;  /* CV modifiers */
+    int8_t fire_disordered_halved;   /* 1: Disordered or Shaken firers are halved */
+    char rally_letter, recover_letter, fire_letter_default, cc_letter;
+    int8_t rout_hexes[2];      /* infantry/artillery, cavalry: Monmouth 2.5 C */
+} bar_series;
+int bar_series_load(bar_series *out, const char *path, mk_error *err);
+
+/* --- what the scenario fixes (mk_scenario.ext) -------------------------- */
+typedef struct bar_pinfo {
+    int16_t unit, leader;      /* oob index (one of them -1) */
+    int8_t side, kind, type, fire_row, nation;
+    int8_t sp, er, cv, mp_half;
+    bool skirmish, independent;
+    int16_t org;               /* the Command it activates with (oob org), -1 */
+    int16_t arrive;            /* turn index of arrival; -1: on the map at set-up */
+    int16_t entry;             /* entry hex of a reinforcement */
+    int8_t entry_mp_half;      /* MP limit on the entry turn, -1 none */
+    int8_t form0, face0;       /* set-up formation (BAR_FM_*) and facing (0-11) */
+    /* leaders */
+    int8_t role, cr, initiative, range, er_bonus, cv_bonus, wan, loss_value;
+    char loss_set;
+} bar_pinfo;
+
+typedef struct bar_ext {
+    int scenario;              /* 1-4 */
+    int first_turn, last_turn, victory_turn;
+    int npieces;
+    bar_pinfo p[MK_MAX_UNITS];
+    int16_t org_leader[BAR_OOB_MAX_ORGS];   /* piece of the org's leader, -1 */
+    int16_t army_leader[2];    /* piece */
+    mk_hex home[2];            /* 7.0 B: W0201 (American), E3915 (British) */
+    bar_map map;
+    bar_charts ch;
+    bar_series se;
+    bar_loss_counters lc;
+    bar_oob oob;
+    bar_scen scen;
+} bar_ext;
+
+static inline const bar_ext *bar_x(const mk_scenario *sc) { return (const bar_ext *)sc->ext; }
+
+/* --- state --------------------------------------------------------------- */
+/* Status (Monmouth 2.5, 6.9; series morale states). */
+enum { BS_DISORDERED = 1 << 0, BS_SHAKEN = 1 << 1, BS_ROUTED = 1 << 2 };
+/* Flags. */
+enum {
+    BF_ELIM = 1 << 0,      /* eliminated (units) or killed (leaders) */
+    BF_ON = 1 << 1,        /* has been on the map (reinforcements: entered) */
+    BF_ACTED = 1 << 2,     /* independents, higher leaders: activated this turn */
+    BF_FIRED = 1 << 3,     /* this activation */
+    BF_CC = 1 << 4,        /* attacked in close combat this activation */
+    BF_OOC = 1 << 5,       /* Out of Command this activation */
+    BF_MOVED = 1 << 6,     /* spent MPs this activation */
+    BF_FULL = 1 << 7,      /* still has its full MA (for "all MPs" moves) */
+};
+
+typedef struct bar_pc {
+    mk_hex hex;            /* MK_NO_HEX: off the map */
+    int8_t sp;             /* SPs left (units) */
+    uint8_t form;          /* BAR_FM_* */
+    uint8_t facing;        /* 0-11: 30-degree steps from map-up */
+    uint8_t status;        /* BS_* */
+    uint8_t flags;         /* BF_* */
+    int8_t mp;             /* half MPs left this activation */
+    int8_t road;           /* 5.2g: road hexes left in the current 1/2 MP run */
+    int8_t wounded;        /* leaders: turns out (6.6e) */
+} bar_pc;
+
+/* Phases. */
+enum { BP_ACTIVATE, BP_MOVE, BP_FIRE, BP_CC, BP_OVER };
+
+typedef struct bar_state {
+    mk_head head;
+    int16_t turn;          /* turn index (clock.c) */
+    int8_t phase;
+    int8_t side;           /* whose activation (or whose choice of Command) */
+    int8_t first;          /* who won this turn's initiative */
+    int8_t bonus;          /* 2.4a: a Wing Activation's second Command to come */
+    int8_t marker;         /* End Turn track */
+    int8_t in_command;     /* the activated leader passed (or needed no roll) */
+    int16_t org;           /* the activated Command */
+    int16_t npieces;
+    uint64_t acted[2];     /* Commands activated this turn (bit per oob org) */
+    int16_t loss[2];       /* Army Loss Record boxes (infantry/cavalry SPs, leaders) */
+    int16_t sp_lost[2];    /* SPs lost on the roster (automatic draw) */
+    int16_t art_lost[2][2];   /* [side][0 field, 1 light/regimental] SPs (2.2d H) */
+    int8_t army_mod[2];    /* Army Morale: added to every check's ER (1.2a C) */
+    bool american_e3915;   /* 7.1d E: ever in or next to E3915 */
+    bool limits_off;       /* 7.1a: the British initial limits lifted */
+    uint8_t orchard;       /* 7.1d B: bits of the orchard hexes the British entered last */
+    uint16_t advance;      /* 7.3d B: advance hexes reached */
+    int8_t winner;         /* when over */
+    int8_t level;          /* bar_level */
+    bar_pc pc[MK_MAX_UNITS];
+} bar_state;
+
+/* Action types. */
+enum {
+    BA_NONE, BA_ACTIVATE, BA_NEXT, BA_MOVE, BA_FACE, BA_FORM, BA_ENTER, BA_FIRE, BA_CC, BA_COUNT
+};
+enum { BAF_WING = 1 };   /* BA_ACTIVATE: try a Wing Activation (2.4a) */
+
+/* --- shared helpers -------------------------------------------------------- */
+static inline bool bar_is_leader(const bar_pinfo *p) { return p->kind == BK_LEADER; }
+static inline bool bar_alive(const bar_state *s, int i) { return !(s->pc[i].flags & BF_ELIM); }
+static inline bool bar_on_map(const bar_state *s, int i) { return s->pc[i].hex != MK_NO_HEX; }
+int bar_other(int side);
+const char *bar_pid(const mk_scenario *sc, int i);
+/* A combat unit, on the map, of side (or any side if -1), not routed if formed. */
+bool bar_unit_at(const bar_state *s, const mk_scenario *sc, mk_hex h, int side, bool formed_only);
+int bar_stack_sp(const bar_state *s, const mk_scenario *sc, mk_hex h, int side);
+bool bar_is_front(const bar_state *s, const mk_scenario *sc, int i, mk_hex to);
+bool bar_in_ezoc(const bar_state *s, const mk_scenario *sc, int side, mk_hex h);
+int bar_bearing12(const mk_grid *g, mk_hex a, mk_hex b);   /* 0-11 */
+int bar_dir_step(int dir);                                 /* core direction -> 0-11 */
+int bar_move_class_of(const bar_pinfo *p, int form);
+bool bar_piece_active(const bar_state *s, const mk_scenario *sc, int i);
+int bar_check_target(const bar_state *s, const mk_scenario *sc, int i, int mod);
+int bar_do_check(bar_state *s, const mk_scenario *sc, int i, char kind, char letter, int mod,
+                 const char *rule, mk_events *ev);
+void bar_lose_sp(bar_state *s, const mk_scenario *sc, int i, int n, mk_events *ev);
+void bar_rout_unit(bar_state *s, const mk_scenario *sc, int i, mk_events *ev);
+void bar_leader_check(bar_state *s, const mk_scenario *sc, mk_hex h, int natural, mk_events *ev);
+mk_event *bar_ev(mk_events *ev, const char *type, const char *rule);
+
+/* turn.c */
+int bar_turn_init(bar_state *s, const mk_scenario *sc, mk_events *ev);
+int bar_legal_activate(const bar_state *s, const mk_scenario *sc, mk_action *out, int cap);
+int bar_apply_activate(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_events *ev,
+                       mk_error *err);
+void bar_end_activation(bar_state *s, const mk_scenario *sc, mk_events *ev);
+void bar_result(const void *st, const mk_scenario *sc, mk_result *out);
+void bar_victory_input(const bar_state *s, const mk_scenario *sc, bar_victory_in *in);
+bool bar_org_can_activate(const bar_state *s, const mk_scenario *sc, int side, int org);
+
+/* move.c */
+int bar_legal_move(const bar_state *s, const mk_scenario *sc, mk_action *out, int n, int cap);
+int bar_apply_move(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_events *ev,
+                   mk_error *err);
+int bar_move_cost(const bar_state *s, const mk_scenario *sc, int i, mk_hex to, int *road_left);
+int bar_stack_limit(const bar_state *s, const mk_scenario *sc, mk_hex h, int extra, int extra_form);
+
+/* fire.c */
+int bar_legal_fire(const bar_state *s, const mk_scenario *sc, mk_action *out, int n, int cap);
+int bar_apply_fire(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_events *ev,
+                   mk_error *err);
+int bar_fire_strength_of(const bar_state *s, const mk_scenario *sc, int i, mk_hex target,
+                         int *column);
+
+/* melee.c */
+int bar_legal_cc(const bar_state *s, const mk_scenario *sc, mk_action *out, int n, int cap);
+int bar_apply_cc(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_events *ev,
+                 mk_error *err);
+
+/* setup.c: the scenario file of Monmouth scenario n (1-4) built from
+ * data/bar/ (oob.json, scenarios/, map.json): pieces placed, NULL on error. */
+json_t *bar_build_scenario(int n, mk_error *err);
+
+#endif

@@ -1,0 +1,180 @@
+/* fire.c - the Fire Combat Segment (Monmouth 6.3-6.6 with the series Fire
+ * Combat Table as charts.json data): fire strength (SPs up to the
+ * formation's maximum firing, 2.1e, times the row's multiple at the range,
+ * 1.2b; artillery brackets 2.7, heat 2.8 F, hedgerow 5.3c, uphill slope
+ * 5.3d), the column against the target hex's fire defence (2.1f), the
+ * percentile roll with the special results 00-09 (6.3-6.5: a column shift
+ * and a re-roll, a Leader Loss check on the even rolls), the SPs lost and
+ * the Morale Check the result calls for (6.4e), light limits (2.7 C-D).
+ *
+ * A unit fires through its front (series facing) at a hex with an enemy
+ * combat unit in line of sight (5.4b, bar_los). Ours (docs/bar.md): the SPs
+ * are lost by the target hex's strongest unit, which also takes the check;
+ * a Disordered or Shaken firer is halved (series.json); the special results
+ * other than the column shifts are reported, not applied. */
+#include <stdlib.h>
+
+#include "rules/bar/bar_int.h"
+
+typedef struct los_ctx {
+    const bar_state *s;
+    const mk_scenario *sc;
+    mk_hex from, to;
+} los_ctx;
+
+static bool blocks(mk_hex h, const void *vctx)
+{
+    const los_ctx *c = vctx;
+    if (h == c->from || h == c->to)
+        return false;
+    return bar_unit_at(c->s, c->sc, h, -1, false);
+}
+
+static bool can_fire(const bar_state *s, const mk_scenario *sc, int i)
+{
+    const bar_ext *x = bar_x(sc);
+    const bar_pc *p = &s->pc[i];
+    return bar_piece_active(s, sc, i) && p->hex != MK_NO_HEX && !bar_is_leader(&x->p[i]) &&
+           x->p[i].fire_row >= 0 && !(p->status & BS_ROUTED) && !(p->flags & BF_FIRED) &&
+           bar_max_sps_firing(&x->ch, p->form) > 0;
+}
+
+int bar_fire_strength_of(const bar_state *s, const mk_scenario *sc, int i, mk_hex target, int *column)
+{
+    const bar_ext *x = bar_x(sc);
+    const bar_pc *p = &s->pc[i];
+    *column = -1;
+    if (p->hex == MK_NO_HEX || target == MK_NO_HEX)
+        return -1;
+    int row = x->p[i].fire_row;
+    bool art = bar_fire_row_artillery(row);
+    int range = mk_hex_distance(&sc->map.grid, p->hex, target);
+    bar_light light = bar_light_of(s->turn);
+    int lim = bar_fire_range_limit(light, art);
+    if (range < 1 || (lim != BAR_RANGE_CHART && range > lim) || range > x->ch.row[row].range)
+        return -1;
+    if (!bar_is_front(s, sc, i, target))
+        return -1;
+    int sps = p->sp, most = bar_max_sps_firing(&x->ch, p->form);
+    if (most >= 0 && sps > most)
+        sps = most;
+    unsigned flags = 0;
+    if (art && bar_artillery_bracketed(light, range))
+        flags |= BAR_FSF_BRACKETED;
+    if (art && bar_artillery_halved(s->turn))
+        flags |= BAR_FSF_HEAT;
+    if (range == 1) {
+        unsigned side = bar_hexside(&x->map, p->hex, target);
+        if (side & BAR_HS_HEDGEROW)
+            flags |= BAR_FSF_HEDGEROW;
+        if ((side & (BAR_HS_REGULAR_SLOPE | BAR_HS_GENTLE_SLOPE)) &&
+            x->map.elevation[target] > x->map.elevation[p->hex])
+            flags |= BAR_FSF_UPHILL_SLOPE;
+    }
+    int str = bar_fire_strength(&x->ch, row, sps, range, flags);
+    if (str < 0)
+        return -1;
+    if (x->se.fire_disordered_halved && (p->status & (BS_DISORDERED | BS_SHAKEN)))
+        str = bar_fire_strength_halved(str);
+    if (range > 1) {
+        los_ctx c = {s, sc, p->hex, target};
+        bar_los_result r;
+        mk_error err;
+        if (bar_los(&x->map, p->hex, target, blocks, &c, &r, &err) < 0 || !r.clear)
+            return -1;
+    }
+    *column = bar_fire_column(&x->ch, str, bar_fire_defence(&x->ch, x->map.terrain[target], false));
+    return str;
+}
+
+int bar_legal_fire(const bar_state *s, const mk_scenario *sc, mk_action *out, int n, int cap)
+{
+    const bar_ext *x = bar_x(sc);
+    if (n < cap)
+        out[n++] = (mk_action){.type = BA_NEXT, .unit = -1, .other = -1, .target = -1};
+    for (int i = 0; i < s->npieces && n < cap; i++) {
+        if (!can_fire(s, sc, i))
+            continue;
+        int reach = x->ch.row[x->p[i].fire_row].range;
+        mk_hex seen[64];
+        int nseen = 0;
+        for (int j = 0; j < s->npieces && n < cap; j++) {
+            mk_hex h = s->pc[j].hex;
+            if (h == MK_NO_HEX || x->p[j].side == x->p[i].side || bar_is_leader(&x->p[j]) ||
+                mk_hex_distance(&sc->map.grid, s->pc[i].hex, h) > reach)
+                continue;
+            bool dup = false;
+            for (int k = 0; k < nseen; k++)
+                dup |= seen[k] == h;
+            if (dup || nseen == 64)
+                continue;
+            seen[nseen++] = h;
+            int col;
+            if (bar_fire_strength_of(s, sc, i, h, &col) >= 0 && col >= 0)
+                out[n++] = (mk_action){.type = BA_FIRE, .unit = (int16_t)i, .other = -1, .target = h};
+        }
+    }
+    return n;
+}
+
+/* The unit of hex h that takes the losses: the most SPs (then the first). */
+static int top_unit(const bar_state *s, const mk_scenario *sc, mk_hex h)
+{
+    const bar_ext *x = bar_x(sc);
+    int best = -1;
+    for (int j = 0; j < s->npieces; j++)
+        if (s->pc[j].hex == h && !bar_is_leader(&x->p[j]) && (best < 0 || s->pc[j].sp > s->pc[best].sp))
+            best = j;
+    return best;
+}
+
+int bar_apply_fire(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_events *ev, mk_error *err)
+{
+    const bar_ext *x = bar_x(sc);
+    int i = a->unit, col;
+    int str = bar_fire_strength_of(s, sc, i, a->target, &col);
+    s->pc[i].flags |= BF_FIRED | BF_MOVED;
+    bool art = bar_fire_row_artillery(x->p[i].fire_row);
+    int roll = mk_rng_d100(&s->head.rng);
+    mk_event *e = bar_ev(ev, "roll", "Monmouth 6.3-6.5 (Fire Combat Table)");
+    e->purpose = "fire";
+    e->unit = (int16_t)i;
+    e->target = a->target;
+    e->die = 100;
+    e->value = (int16_t)roll;
+    e->points = (int16_t)(str / 100);
+    e->text = x->ch.fire.col[col].name;
+    bool leader = false;
+    int special = bar_fire_special_of(&x->ch, art ? BAR_FIRE_ARTILLERY : BAR_FIRE_INFANTRY, roll, false, &leader);
+    if (special >= 0) {
+        /* 6.3-6.5: the special result, then the roll again for the fire */
+        mk_event *sp = bar_ev(ev, "special", art ? "Monmouth 6.5" : "Monmouth 6.3-6.4");
+        sp->unit = (int16_t)i;
+        sp->text = bar_fire_special_name(special);
+        int shift = bar_fire_special_shift(special);
+        if (shift)
+            mk_event_mod(sp, shift, "column shift");
+        col = bar_fire_column_shift(&x->ch, col, shift);
+        if (leader)
+            bar_leader_check(s, sc, a->target, roll, ev);
+        roll = mk_rng_d100(&s->head.rng);
+        mk_event_value(e, roll);
+    }
+    bar_fire_result r = {0, 0};
+    if (col >= 0)
+        bar_fire_result_of(&x->ch, col, roll, roll, &r);
+    e->hits = (int16_t)r.sp;
+    int t = top_unit(s, sc, a->target);
+    if (t < 0)
+        return 0;
+    if (r.sp > 0)
+        bar_lose_sp(s, sc, t, r.sp, ev);
+    if (r.morale && bar_alive(s, t) && !(s->pc[t].status & BS_ROUTED)) {
+        int mod = x->map.terrain[a->target] == BAR_T_WOODS || x->map.terrain[a->target] == BAR_T_MARSH_WOODS
+                      ? x->ch.er_woods_morale
+                      : 0;
+        bar_do_check(s, sc, t, 'M', r.morale, mod, "Monmouth 6.4e, 6.9 (Morale Check)", ev);
+    }
+    (void)err;
+    return 0;
+}

@@ -1,0 +1,964 @@
+/* game.c - the Monmouth (BAR) ruleset: its table, the scenario data it
+ * prepares once (map, charts, orders of battle, series numbers), the state
+ * helpers the other modules share, and the JSON views.
+ *
+ * A game turn (Monmouth 1.2d: 20 minutes) is a sequence of activations: the
+ * side whose turn it is picks one of its Commands (2.4a: a Wing Activation
+ * gives two), its leader rolls for Initiative (6.2: special results on the
+ * Initiative columns), and its units move, then fire, then close (Series
+ * Movement, Fire Combat and Close Combat Segments). After each activation
+ * the End Turn marker moves; the turn ends as turn.c says. See bar_int.h. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "core/catalog.h"
+#include "rules/bar/bar_int.h"
+
+const char *const bar_kind_names[BK_COUNT] = {"infantry", "cavalry", "artillery", "leader"};
+
+int bar_other(int side) { return 1 - side; }
+
+const char *bar_pid(const mk_scenario *sc, int i)
+{
+    return i >= 0 && i < sc->nunits ? sc->units[i].id : "-";
+}
+
+mk_event *bar_ev(mk_events *ev, const char *type, const char *rule)
+{
+    mk_event *e = mk_events_add(ev, type);
+    e->rule = rule;
+    return e;
+}
+
+/* --- series numbers ------------------------------------------------------ */
+
+int bar_series_load(bar_series *out, const char *path, mk_error *err)
+{
+    char buf[512];
+    json_t *root = bar_data_read(&path, "series.json", buf, sizeof buf, err);
+    if (!root)
+        return -1;
+    memset(out, 0, sizeof *out);
+    static const struct { const char *key; size_t off; int lo, hi, scale; } ints[] = {
+        {"er_scale", offsetof(bar_series, er_scale), 1, 20, 1},
+        {"leader_mp", offsetof(bar_series, leader_mp_half), 1, 30, 2},
+        {"formation_change_mp", offsetof(bar_series, form_half), 0, 10, 2},
+        {"limber_mp", offsetof(bar_series, limber_half), 0, 10, 2},
+        {"facing_change_mp", offsetof(bar_series, face_half), 0, 10, 2},
+        {"out_of_command_mp_pct", offsetof(bar_series, ooc_mp_pct), 0, 100, 1},
+        {"end_turn_pct", offsetof(bar_series, end_turn_pct), 1, 100, 1},
+        {"cc_disordered", offsetof(bar_series, cc_disordered), -9, 9, 1},
+        {"cc_shaken", offsetof(bar_series, cc_shaken), -9, 9, 1},
+        {"cc_attack_column", offsetof(bar_series, cc_attack_column), -9, 9, 1},
+        {"cc_leader", offsetof(bar_series, cc_leader), 0, 1, 1},
+        {"fire_disordered_halved", offsetof(bar_series, fire_disordered_halved), 0, 1, 1},
+    };
+    static const struct { const char *key; size_t off; } letters[] = {
+        {"rally_letter", offsetof(bar_series, rally_letter)},
+        {"recover_letter", offsetof(bar_series, recover_letter)},
+        {"cc_letter", offsetof(bar_series, cc_letter)},
+    };
+    int rc = -1;
+    const char *key;
+    json_t *v;
+    json_object_foreach(root, key, v) {
+        bool known = !strcmp(key, "about") || !strcmp(key, "source") || !strcmp(key, "estimate") ||
+                     !strcmp(key, "rout_hexes");
+        for (size_t k = 0; k < sizeof ints / sizeof ints[0]; k++)
+            known |= !strcmp(key, ints[k].key);
+        for (size_t k = 0; k < sizeof letters / sizeof letters[0]; k++)
+            known |= !strcmp(key, letters[k].key);
+        if (!known) {
+            mk_error_set(err, "scenario_invalid", "%s: %s: unknown field", path, key);
+            goto done;
+        }
+    }
+    out->estimate = json_is_true(json_object_get(root, "estimate"));
+    for (size_t k = 0; k < sizeof ints / sizeof ints[0]; k++) {
+        json_t *x = json_object_get(json_object_get(root, ints[k].key), "value");
+        double d = json_is_number(x) ? json_number_value(x) * ints[k].scale : NAN;
+        if (!(d >= ints[k].lo * ints[k].scale && d <= ints[k].hi * ints[k].scale) || d != floor(d)) {
+            mk_error_set(err, "scenario_invalid", "%s: %s.value: a number %d..%d%s needed", path,
+                         ints[k].key, ints[k].lo, ints[k].hi,
+                         ints[k].scale == 2 ? " in steps of 0.5" : "");
+            goto done;
+        }
+        *((int8_t *)out + ints[k].off) = (int8_t)d;
+    }
+    for (size_t k = 0; k < sizeof letters / sizeof letters[0]; k++) {
+        json_t *x = json_object_get(json_object_get(root, letters[k].key), "value");
+        const char *t = json_string_value(x);
+        if (!t || strlen(t) != 1 || t[0] < 'A' || t[0] > 'Z') {
+            mk_error_set(err, "scenario_invalid", "%s: %s.value: one letter A-Z needed", path,
+                         letters[k].key);
+            goto done;
+        }
+        *((char *)out + letters[k].off) = t[0];
+    }
+    json_t *rh = json_object_get(json_object_get(root, "rout_hexes"), "value");
+    if (json_array_size(rh) != 2 || !json_is_integer(json_array_get(rh, 0)) ||
+        !json_is_integer(json_array_get(rh, 1))) {
+        mk_error_set(err, "scenario_invalid", "%s: rout_hexes.value: two integers needed", path);
+        goto done;
+    }
+    for (int k = 0; k < 2; k++)
+        out->rout_hexes[k] = (int8_t)json_integer_value(json_array_get(rh, (size_t)k));
+    rc = 0;
+done:
+    json_decref(root);
+    return rc;
+}
+
+/* --- scenario preparation ----------------------------------------------- */
+
+static int fail(mk_error *err, const char *fmt, const char *a, const char *b)
+{
+    return mk_error_set(err, "scenario_invalid", fmt, a, b);
+}
+
+static int check_scenario(const mk_scenario *sc, mk_error *err)
+{
+    json_t *n = json_object_get(sc->json, "bar_scenario");
+    if (!json_is_integer(n) || json_integer_value(n) < 1 || json_integer_value(n) > 4)
+        return fail(err, "%s: bar_scenario: the Monmouth scenario 1-4 is needed%s", sc->source, "");
+    if (sc->nsides != 2 || strcmp(sc->sides[0].id, "american") || strcmp(sc->sides[1].id, "british"))
+        return fail(err, "%s: sides: \"american\" then \"british\"%s", sc->source, "");
+    if (sc->map.grid.orient != MK_FLAT)
+        return fail(err, "%s: map: the Monmouth map is flat-topped%s", sc->source, "");
+    return 0;
+}
+
+static int face_of(json_t *u, int def)
+{
+    json_t *f = json_object_get(u, "facing");
+    if (!json_is_integer(f))
+        return def;
+    int d = (int)json_integer_value(f);
+    return d >= 0 && d < 360 && d % 30 == 0 ? d / 30 : -1;
+}
+
+static int form_of(const char *name)
+{
+    for (int f = 0; f < BAR_NFORM; f++)
+        if (name && !strcmp(bar_formation_name(f), name))
+            return f;
+    return -1;
+}
+
+static int prepare(mk_scenario *sc, mk_error *err)
+{
+    bar_ext *x = calloc(1, sizeof *x);
+    if (!x)
+        return mk_error_set(err, "scenario_invalid", "out of memory");
+    sc->ext = x;
+    x->scenario = (int)json_integer_value(json_object_get(sc->json, "bar_scenario"));
+    if (bar_oob_load(&x->oob, NULL, err) || bar_scen_load(&x->scen, &x->oob, x->scenario, NULL, err) ||
+        bar_charts_load(&x->ch, NULL, err) || bar_series_load(&x->se, NULL, err) ||
+        bar_loss_counters_load(&x->lc, NULL, err))
+        return -1;
+    if (bar_map_parse(&x->map, &sc->map.grid, json_object_get(sc->json, "map"), err))
+        return -1;
+    x->first_turn = bar_scenario_first_turn(x->scenario);
+    x->last_turn = bar_scenario_last_turn(x->scenario);
+    x->victory_turn = bar_scenario_victory_turn(x->scenario);
+    if (sc->turns != x->last_turn - x->first_turn + 1) {
+        char t[16];
+        snprintf(t, sizeof t, "%d", x->last_turn - x->first_turn + 1);
+        return fail(err, "%s: turns: scenario needs %s turns (Monmouth 7.x A)", sc->source, t);
+    }
+    mk_hex_parse(&sc->map.grid, "W0201", &x->home[BAR_AMERICAN], NULL, 0);
+    mk_hex_parse(&sc->map.grid, "E3915", &x->home[BAR_BRITISH], NULL, 0);
+    for (int o = 0; o < BAR_OOB_MAX_ORGS; o++)
+        x->org_leader[o] = -1;
+    x->army_leader[0] = x->army_leader[1] = -1;
+    x->npieces = sc->nunits;
+    for (int i = 0; i < sc->nunits; i++) {
+        json_t *u = mk_scenario_unit_json(sc, i);
+        bar_pinfo *p = &x->p[i];
+        char path[48];
+        snprintf(path, sizeof path, "units[%d]", i);
+        p->unit = p->leader = p->org = -1;
+        p->arrive = -1;
+        p->entry = MK_NO_HEX;
+        p->entry_mp_half = -1;
+        p->side = (int8_t)sc->units[i].side;
+        p->kind = (int8_t)sc->units[i].kind;
+        if (p->kind == BK_LEADER) {
+            int l = bar_oob_find_leader(&x->oob, sc->units[i].id);
+            if (l < 0)
+                return fail(err, "%s: %s.id: not a leader of data/bar/oob.json", sc->source, path);
+            const bar_leader *L = &x->oob.leader[l];
+            p->leader = (int16_t)l;
+            p->role = L->role;
+            p->cr = L->command_rating;
+            p->initiative = L->initiative;
+            p->range = L->command_range;
+            p->er_bonus = L->er_bonus;
+            p->cv_bonus = L->cv_bonus;
+            p->wan = L->wan;
+            p->loss_value = L->loss_value;
+            p->loss_set = L->loss_set;
+            p->mp_half = 0;
+            if (L->leads >= 0) {
+                p->org = L->leads;
+                if (x->oob.org[L->leads].kind != BAR_ORG_ARMY &&
+                    x->oob.org[L->leads].kind != BAR_ORG_WING &&
+                    x->oob.org[L->leads].kind != BAR_ORG_DETACHMENT)
+                    x->org_leader[L->leads] = (int16_t)i;
+            }
+            if (L->role == BAR_LR_ARMY)
+                x->army_leader[p->side] = (int16_t)i;
+        } else {
+            int un = bar_oob_find_unit(&x->oob, sc->units[i].id);
+            if (un < 0)
+                return fail(err, "%s: %s.id: not a unit of data/bar/oob.json", sc->source, path);
+            const bar_unit *U = &x->oob.unit[un];
+            p->unit = (int16_t)un;
+            p->type = U->type;
+            p->fire_row = U->fire_row;
+            p->nation = U->nation;
+            p->sp = U->sp;
+            p->er = U->er;
+            p->cv = U->cv;
+            p->mp_half = U->mp_half;
+            p->skirmish = U->skirmish;
+            p->independent = U->independent || U->command < 0 ||
+                             x->oob.org[U->command].kind == BAR_ORG_GROUP;
+            p->org = U->command;
+            int want = U->type == BAR_UT_CAVALRY ? BK_CAVALRY
+                       : U->type >= BAR_UT_ART_FIELD ? BK_ARTILLERY
+                                                      : BK_INFANTRY;
+            if (p->kind != want)
+                return mk_error_set(err, "scenario_invalid", "%s: %s.kind: the order of battle makes it %s",
+                                    sc->source, path, bar_kind_names[want]);
+            /* a scenario may override the order of battle's values */
+            json_t *v;
+            if ((v = json_object_get(u, "sp")) && json_is_integer(v))
+                p->sp = (int8_t)json_integer_value(v);
+            if (sc->units[i].mp)
+                p->mp_half = (int8_t)(2 * sc->units[i].mp);
+        }
+        json_t *f = json_object_get(u, "formation");
+        p->form0 = (int8_t)(p->kind == BK_LEADER ? BAR_FM_LINE
+                            : f                  ? form_of(json_string_value(f))
+                            : p->kind == BK_CAVALRY  ? BAR_FM_CAVALRY
+                            : p->kind == BK_ARTILLERY ? BAR_FM_ARTILLERY
+                                                      : BAR_FM_LINE);
+        if (p->form0 < 0)
+            return fail(err, "%s: %s.formation: unknown formation", sc->source, path);
+        p->face0 = (int8_t)face_of(u, p->side == BAR_AMERICAN ? 3 : 9);
+        if (p->face0 < 0)
+            return fail(err, "%s: %s.facing: degrees 0-330 in steps of 30 needed", sc->source, path);
+        json_t *ar = json_object_get(u, "arrive");
+        if (ar) {
+            int turn = -1;
+            const char *t = json_string_value(ar);
+            for (int k = x->first_turn; t && k <= x->last_turn; k++) {
+                char b[40];
+                bar_turn_format(k, b, sizeof b);
+                if (!strcmp(b, t))
+                    turn = k;
+            }
+            if (turn < 0)
+                return fail(err, "%s: %s.arrive: a turn of the scenario (\"10:20 AM 28 June\") needed",
+                            sc->source, path);
+            p->arrive = (int16_t)turn;
+            mk_hex e = MK_NO_HEX;
+            const char *el = json_string_value(json_object_get(u, "entry"));
+            if (!el || mk_hex_parse(&sc->map.grid, el, &e, NULL, 0) < 0)
+                return fail(err, "%s: %s.entry: the entry hex of a reinforcement is needed", sc->source,
+                            path);
+            p->entry = e;
+            json_t *em = json_object_get(u, "entry_mp");
+            if (em)
+                p->entry_mp_half = (int8_t)(json_number_value(em) * 2);
+        } else if (sc->units[i].hex == MK_NO_HEX) {
+            return fail(err, "%s: %s: neither a hex nor an arrival (\"arrive\", \"entry\")", sc->source, path);
+        }
+    }
+    return 0;
+}
+
+static void release(mk_scenario *sc)
+{
+    free(sc->ext);
+    sc->ext = NULL;
+}
+
+/* --- shared helpers ------------------------------------------------------ */
+
+bool bar_unit_at(const bar_state *s, const mk_scenario *sc, mk_hex h, int side, bool formed_only)
+{
+    const bar_ext *x = bar_x(sc);
+    for (int i = 0; i < s->npieces; i++) {
+        if (s->pc[i].hex != h || bar_is_leader(&x->p[i]) || (side >= 0 && x->p[i].side != side))
+            continue;
+        if (formed_only && (s->pc[i].status & BS_ROUTED))
+            continue;
+        return true;
+    }
+    return false;
+}
+
+int bar_stack_sp(const bar_state *s, const mk_scenario *sc, mk_hex h, int side)
+{
+    const bar_ext *x = bar_x(sc);
+    int sp = 0;
+    for (int i = 0; i < s->npieces; i++)
+        if (s->pc[i].hex == h && !bar_is_leader(&x->p[i]) && (side < 0 || x->p[i].side == side))
+            sp += s->pc[i].sp;
+    return sp;
+}
+
+int bar_dir_step(int dir) { return ((dir + 1) * 2) % 12; }   /* flat: NE is 60 degrees */
+
+/* The bearing from a to b in 30-degree steps (nearest), clockwise from up. */
+int bar_bearing12(const mk_grid *g, mk_hex a, mk_hex b)
+{
+    int ax, ay, bx, by;
+    mk_hex_center(g, a, &ax, &ay);
+    mk_hex_center(g, b, &bx, &by);
+    double dx = (bx - ax) * 1.5, dy = (by - ay) * 0.8660254037844386;
+    double ang = atan2(dx, -dy) * 57.29577951308232;
+    if (ang < 0)
+        ang += 360;
+    return (int)floor(ang / 30.0 + 0.5) % 12;
+}
+
+/* Is hex `to` in piece i's front (within 60 degrees of its facing)? A
+ * Square faces every way; a leader or routed unit has no front. */
+bool bar_is_front(const bar_state *s, const mk_scenario *sc, int i, mk_hex to)
+{
+    const bar_pc *p = &s->pc[i];
+    if (p->form == BAR_FM_SQUARE)
+        return true;
+    int b = bar_bearing12(&sc->map.grid, p->hex, to);
+    int d = abs(b - p->facing) % 12;
+    if (d > 6)
+        d = 12 - d;
+    return d <= 2;
+}
+
+/* Series ZOC: the front hexes of a formed (not routed, not skirmishing)
+ * enemy combat unit; limbered artillery has none. */
+bool bar_in_ezoc(const bar_state *s, const mk_scenario *sc, int side, mk_hex h)
+{
+    const bar_ext *x = bar_x(sc);
+    for (int i = 0; i < s->npieces; i++) {
+        const bar_pc *p = &s->pc[i];
+        if (p->hex == MK_NO_HEX || x->p[i].side == side || bar_is_leader(&x->p[i]) ||
+            (p->status & BS_ROUTED) || p->form == BAR_FM_SKIRMISH ||
+            p->form == BAR_FM_ARTILLERY_ROAD_COLUMN || p->form == BAR_FM_ROAD_COLUMN)
+            continue;
+        if (mk_hex_adjacent(&sc->map.grid, p->hex, h) && bar_is_front(s, sc, i, h))
+            return true;
+    }
+    return false;
+}
+
+int bar_move_class_of(const bar_pinfo *p, int form)
+{
+    if (p->kind == BK_CAVALRY)
+        return BAR_MV_CAVALRY;
+    if (p->kind == BK_ARTILLERY)
+        return BAR_MV_ARTILLERY;
+    return form == BAR_FM_ATTACK_COLUMN || form == BAR_FM_MARCH_COLUMN || form == BAR_FM_ROAD_COLUMN
+               ? BAR_MV_COLUMN
+               : BAR_MV_LINE;
+}
+
+/* Does piece i take part in the current activation? Units of the Command;
+ * Independents (and the Loyalist Corps, Flank Guards) within the leader's
+ * Command Range that have not acted this turn; leaders: the Command's own,
+ * and Army, Wing and Special leaders of the side that have not acted. */
+bool bar_piece_active(const bar_state *s, const mk_scenario *sc, int i)
+{
+    const bar_ext *x = bar_x(sc);
+    const bar_pinfo *p = &x->p[i];
+    if (s->phase == BP_ACTIVATE || s->phase == BP_OVER || p->side != s->side || !bar_alive(s, i))
+        return false;
+    if (p->org == s->org && (!p->independent || bar_is_leader(p)))
+        return true;
+    if (s->pc[i].flags & BF_ACTED)
+        return (s->pc[i].flags & BF_MOVED) != 0;   /* acting in this activation */
+    if (bar_is_leader(p))
+        return p->role != BAR_LR_COMMAND;
+    if (!p->independent)
+        return false;
+    int l = x->org_leader[s->org];
+    if (l < 0 || s->pc[l].hex == MK_NO_HEX || s->pc[i].hex == MK_NO_HEX)
+        return s->pc[i].hex == MK_NO_HEX && p->arrive >= 0 && p->arrive <= s->turn;
+    return mk_hex_distance(&sc->map.grid, s->pc[i].hex, s->pc[l].hex) <= x->p[l].range;
+}
+
+/* The number a natural 00-99 roll must reach (charts pass_at_or_above):
+ * ER x er_scale, the leader's ER Bonus if one is stacked, Army Morale. */
+int bar_check_target(const bar_state *s, const mk_scenario *sc, int i, int mod)
+{
+    const bar_ext *x = bar_x(sc);
+    int t = x->p[i].er * x->se.er_scale + mod + s->army_mod[x->p[i].side];
+    int best = 0;
+    for (int j = 0; j < s->npieces; j++)
+        if (s->pc[j].hex == s->pc[i].hex && bar_is_leader(&x->p[j]) && x->p[j].side == x->p[i].side &&
+            x->p[j].er_bonus < best)
+            best = x->p[j].er_bonus;
+    return t + best * x->se.er_scale / 2;
+}
+
+/* A Morale ('M') or Disorder ('D') check of piece i (6.9), applied. Returns
+ * the bar_check_effect. */
+int bar_do_check(bar_state *s, const mk_scenario *sc, int i, char kind, char letter, int mod,
+                 const char *rule, mk_events *ev)
+{
+    const bar_ext *x = bar_x(sc);
+    bar_pc *p = &s->pc[i];
+    unsigned cond = 0;
+    cond |= p->status & BS_DISORDERED ? BAR_CC_DISORDERED : 0;
+    cond |= p->status & BS_SHAKEN ? BAR_CC_SHAKEN : 0;
+    cond |= !(p->status & (BS_DISORDERED | BS_SHAKEN)) ? BAR_CC_GOOD_ORDER : 0;
+    cond |= x->map.terrain[p->hex] == BAR_T_WOODS || x->map.terrain[p->hex] == BAR_T_MARSH_WOODS
+                ? BAR_CC_IN_WOODS
+                : 0;
+    cond |= p->form == BAR_FM_SKIRMISH ? BAR_CC_SKIRMISH : 0;
+    cond |= x->p[i].kind == BK_CAVALRY ? BAR_CC_CAVALRY : 0;
+    cond |= x->p[i].kind == BK_ARTILLERY ? BAR_CC_ARTILLERY : 0;
+    int target = bar_check_target(s, sc, i, mod);
+    bar_check_out out;
+    int roll = mk_rng_d100(&s->head.rng);
+    mk_event *e = bar_ev(ev, "roll", rule);
+    e->purpose = kind == 'M' ? "morale_check" : "disorder_check";
+    e->unit = (int16_t)i;
+    e->die = 100;
+    e->value = (int16_t)roll;
+    e->need = (int16_t)target;
+    if (bar_check(&x->ch, kind, letter, roll, target, cond, &out) < 0) {
+        e->text = "no such check letter on the chart";
+        return BAR_CE_NO_EFFECT;
+    }
+    if (out.effect == BAR_CE_REROLL) {
+        int r2 = mk_rng_d100(&s->head.rng);
+        mk_event_value(e, r2);
+        out.pass = r2 >= target + out.reroll;
+        out.effect = out.pass ? BAR_CE_PASS : BAR_CE_FAIL;
+    }
+    e->passed = out.effect == BAR_CE_PASS || out.effect == BAR_CE_NO_EFFECT;
+    e->text = bar_check_effect_name(out.effect);
+    int eff = out.effect;
+    if (eff == BAR_CE_FAIL)   /* our reading of a plain failure: one step worse */
+        eff = kind == 'D' ? (p->status & BS_DISORDERED ? BAR_CE_SHAKEN_DISORDERED : BAR_CE_DISORDERED)
+                          : (p->status & BS_SHAKEN ? BAR_CE_ROUT : BAR_CE_SHAKEN);
+    switch (eff) {
+    case BAR_CE_DISORDERED: p->status |= BS_DISORDERED; break;
+    case BAR_CE_SHAKEN: p->status |= BS_SHAKEN; break;
+    case BAR_CE_SHAKEN_DISORDERED: p->status |= BS_SHAKEN | BS_DISORDERED; break;
+    case BAR_CE_ROUT: bar_rout_unit(s, sc, i, ev); break;
+    case BAR_CE_LOSE_SP: bar_lose_sp(s, sc, i, 1, ev); break;
+    default: break;
+    }
+    if (out.leader_loss)
+        bar_leader_check(s, sc, p->hex, 0, ev);
+    return eff;
+}
+
+/* SP losses go on the unit's roster and the Army Loss Record (1.2a B;
+ * artillery counts per 2.2d H at the end). */
+void bar_lose_sp(bar_state *s, const mk_scenario *sc, int i, int n, mk_events *ev)
+{
+    const bar_ext *x = bar_x(sc);
+    bar_pc *p = &s->pc[i];
+    if (n > p->sp)
+        n = p->sp;
+    if (n <= 0)
+        return;
+    int side = x->p[i].side;
+    p->sp = (int8_t)(p->sp - n);
+    s->sp_lost[side] = (int16_t)(s->sp_lost[side] + n);
+    if (x->p[i].kind == BK_ARTILLERY)
+        s->art_lost[side][x->p[i].type == BAR_UT_ART_FIELD ? 0 : 1] += (int16_t)n;
+    else
+        s->loss[side] = (int16_t)(s->loss[side] + n);
+    mk_event *e = bar_ev(ev, "loss", "Monmouth 1.2a B");
+    e->unit = (int16_t)i;
+    e->hits = (int16_t)n;
+    if (p->sp == 0) {
+        mk_event *d = bar_ev(ev, "eliminated", "Monmouth 1.2a B");
+        d->unit = (int16_t)i;
+        d->hex = p->hex;
+        p->hex = MK_NO_HEX;
+        p->flags |= BF_ELIM;
+    }
+}
+
+/* Rout (2.5): the unit is Routed and makes a Rout Retreat of 4 hexes (6
+ * for cavalry), first away from the enemy, then toward its side's rally
+ * hex (7.0 B: W0201 / E3915). A unit that cannot move on is eliminated. */
+void bar_rout_unit(bar_state *s, const mk_scenario *sc, int i, mk_events *ev)
+{
+    const bar_ext *x = bar_x(sc);
+    const mk_grid *g = &sc->map.grid;
+    bar_pc *p = &s->pc[i];
+    int side = x->p[i].side;
+    p->status = BS_ROUTED | BS_DISORDERED | BS_SHAKEN;
+    mk_hex start = p->hex;
+    mk_event *e = bar_ev(ev, "rout", "Monmouth 2.5 C");
+    e->unit = (int16_t)i;
+    e->from = start;
+    int n = x->se.rout_hexes[x->p[i].kind == BK_CAVALRY];
+    if (x->p[i].kind == BK_ARTILLERY && p->form == BAR_FM_ARTILLERY) {
+        /* 2.2d: unlimbered artillery that routs is lost (only limbered
+         * artillery may Rout Retreat, Monmouth 2.5 A) */
+        bar_lose_sp(s, sc, i, p->sp, ev);
+        return;
+    }
+    for (int k = 0; k < n; k++) {
+        mk_hex nb[6], best = MK_NO_HEX;
+        int bestv = 1 << 30;
+        mk_hex_neighbors(g, p->hex, nb);
+        for (int d = 0; d < 6; d++) {
+            mk_hex h = nb[d];
+            if (h == MK_NO_HEX || x->map.terrain[h] == BAR_T_LAKE || bar_unit_at(s, sc, h, bar_other(side), false))
+                continue;
+            int v = mk_hex_distance(g, h, x->home[side]) * 4 + (bar_in_ezoc(s, sc, side, h) ? 40 : 0) +
+                    (bar_stack_sp(s, sc, h, side) > 0 ? 2 : 0);
+            if (v < bestv)
+                bestv = v, best = h;
+        }
+        if (best == MK_NO_HEX) {
+            mk_event *d = bar_ev(ev, "eliminated", "Monmouth 2.5 C: no hex to rout into");
+            d->unit = (int16_t)i;
+            bar_lose_sp(s, sc, i, p->sp, ev);
+            return;
+        }
+        p->hex = best;
+        p->facing = (uint8_t)bar_bearing12(g, start, best);
+    }
+    e = bar_ev(ev, "rout_retreat", "Monmouth 2.5 C");
+    e->unit = (int16_t)i;
+    e->from = start;
+    e->to = p->hex;
+    if (p->form != BAR_FM_ARTILLERY_ROAD_COLUMN && x->p[i].kind == BK_INFANTRY)
+        p->form = BAR_FM_GENERAL_ORDER;
+}
+
+/* 6.6 Leader Loss: each leader in hex h checks; natural is the fire roll
+ * that caused it (0-9 picks the kind on the Leader Loss Table; any other
+ * value: roll for it). Killed: off the map, his loss value on the Army Loss
+ * Record (2.4c); wounded: out for half a die of turns (6.6e). */
+void bar_leader_check(bar_state *s, const mk_scenario *sc, mk_hex h, int natural, mk_events *ev)
+{
+    const bar_ext *x = bar_x(sc);
+    for (int j = 0; j < s->npieces; j++) {
+        if (s->pc[j].hex != h || !bar_is_leader(&x->p[j]))
+            continue;
+        int kind = bar_leader_loss_kind(&x->ch, natural >= 0 && natural <= 9 ? natural : 0);
+        if (kind < 0)
+            kind = BAR_LL_LINE_OF_FIRE;
+        int die = mk_rng_d10(&s->head.rng);
+        int r = bar_leader_loss_subroll(&x->ch, kind, die, false);
+        mk_event *e = bar_ev(ev, "roll", "Monmouth 6.6");
+        e->purpose = "leader_loss";
+        e->unit = (int16_t)j;
+        e->die = 10;
+        e->value = (int16_t)die;
+        e->text = r == 1 ? "killed" : r == 2 ? "wounded" : "unhurt";
+        if (r == 1) {
+            s->pc[j].flags |= BF_ELIM;
+            s->pc[j].hex = MK_NO_HEX;
+            int side = x->p[j].side;
+            s->loss[side] = (int16_t)(s->loss[side] + bar_leader_loss_value(x->p[j].loss_value, false));
+        } else if (r == 2) {
+            s->pc[j].wounded = (int8_t)bar_wound_turns(mk_rng_d10(&s->head.rng));
+            if (s->pc[j].wounded < 1)
+                s->pc[j].wounded = 1;
+            s->pc[j].hex = MK_NO_HEX;
+        }
+    }
+}
+
+/* --- the hooks ------------------------------------------------------------- */
+
+static int init(void *st, const mk_scenario *sc, uint64_t options, uint64_t seed, mk_events *ev,
+                mk_error *err)
+{
+    bar_state *s = st;
+    const bar_ext *x = bar_x(sc);
+    if (!x)
+        return mk_error_set(err, "scenario_invalid", "%s: not prepared", sc->source);
+    mk_rng_seed(&s->head.rng, seed);
+    s->npieces = (int16_t)sc->nunits;
+    s->turn = (int16_t)x->first_turn;
+    s->winner = -1;
+    for (int i = 0; i < sc->nunits; i++) {
+        bar_pc *p = &s->pc[i];
+        p->hex = sc->units[i].hex;
+        p->sp = x->p[i].sp;
+        p->form = (uint8_t)x->p[i].form0;
+        p->facing = (uint8_t)x->p[i].face0;
+        if (p->hex != MK_NO_HEX)
+            p->flags |= BF_ON;
+    }
+    return bar_turn_init(s, sc, ev);
+}
+
+static int legal(const void *st, const mk_scenario *sc, mk_action *out, int cap)
+{
+    const bar_state *s = st;
+    switch (s->phase) {
+    case BP_ACTIVATE: return bar_legal_activate(s, sc, out, cap);
+    case BP_MOVE: return bar_legal_move(s, sc, out, 0, cap);
+    case BP_FIRE: return bar_legal_fire(s, sc, out, 0, cap);
+    case BP_CC: return bar_legal_cc(s, sc, out, 0, cap);
+    default: return 0;
+    }
+}
+
+static int apply(void *st, const mk_scenario *sc, const mk_action *a, mk_events *ev, mk_error *err)
+{
+    bar_state *s = st;
+    if (s->phase == BP_OVER)
+        return mk_error_set(err, "illegal_action", "the game is over");
+    /* legal() is the one authority: an action not in its list is refused. */
+    mk_action list[MK_MAX_ACTIONS];
+    int n = legal(s, sc, list, MK_MAX_ACTIONS);
+    const mk_action *match = NULL;   /* legal()'s copy: it carries the cost */
+    for (int i = 0; i < n && !match; i++)
+        if (mk_action_equal(&list[i], a))
+            match = &list[i];
+    if (!match)
+        return mk_error_set(err, "illegal_action", "not a legal action now (phase %s; see legal)",
+                            s->phase == BP_ACTIVATE ? "activation"
+                            : s->phase == BP_MOVE   ? "movement"
+                            : s->phase == BP_FIRE   ? "fire combat"
+                                                    : "close combat");
+    a = match;
+    int rc;
+    if (a->type == BA_ACTIVATE)
+        rc = bar_apply_activate(s, sc, a, ev, err);
+    else if (a->type == BA_NEXT) {
+        if (s->phase == BP_MOVE)
+            s->phase = BP_FIRE;
+        else if (s->phase == BP_FIRE)
+            s->phase = BP_CC;
+        else
+            bar_end_activation(s, sc, ev);
+        rc = 0;
+    } else if (a->type == BA_FIRE)
+        rc = bar_apply_fire(s, sc, a, ev, err);
+    else if (a->type == BA_CC)
+        rc = bar_apply_cc(s, sc, a, ev, err);
+    else
+        rc = bar_apply_move(s, sc, a, ev, err);
+    if (rc == 0) {
+        s->head.actions++;
+        /* an Independent or a higher leader acts once a turn, in the first
+         * activation it takes part in (bar_piece_active) */
+        const bar_pinfo *p = a->unit >= 0 ? &bar_x(sc)->p[a->unit] : NULL;
+        if (p && (p->independent || (bar_is_leader(p) && p->role != BAR_LR_COMMAND)))
+            s->pc[a->unit].flags |= BF_ACTED | BF_MOVED;
+    }
+    return rc;
+}
+
+static int to_move(const void *st) { return ((const bar_state *)st)->side; }
+static int active(const void *st) { return ((const bar_state *)st)->side; }
+static bool over(const void *st) { return ((const bar_state *)st)->phase == BP_OVER; }
+
+static uint64_t hash(const void *st, const mk_scenario *sc)
+{
+    const bar_state *s = st;
+    uint64_t h = mk_head_hash(&s->head);
+    return mk_hash_bytes(h, (const char *)s + sizeof s->head, sizeof *s - sizeof s->head);
+}
+
+/* Losses inflicted minus losses taken, squashed, plus a little for SPs on
+ * the map near the enemy's rally hex (the objectives all lie on the road
+ * between them). */
+static double evaluate(const void *st, const mk_scenario *sc, int side)
+{
+    const bar_state *s = st;
+    const bar_ext *x = bar_x(sc);
+    if (s->phase == BP_OVER)
+        return s->winner < 0 ? 0 : s->winner == side ? 1 : -1;
+    int o = bar_other(side);
+    double d = (s->loss[o] + s->art_lost[o][0] / 2.0 + s->art_lost[o][1] / 4.0) -
+               (s->loss[side] + s->art_lost[side][0] / 2.0 + s->art_lost[side][1] / 4.0);
+    double routed = 0;
+    for (int i = 0; i < s->npieces; i++)
+        if (s->pc[i].hex != MK_NO_HEX && (s->pc[i].status & BS_ROUTED))
+            routed += (x->p[i].side == side ? -0.5 : 0.5) * s->pc[i].sp;
+    return tanh((d + routed) / 12.0);
+}
+
+/* --- JSON ----------------------------------------------------------------- */
+
+static json_t *hex_json(const mk_scenario *sc, int h)
+{
+    char b[MK_HEX_LABEL_MAX];
+    return h >= 0 ? json_string(mk_hex_label(&sc->map.grid, (mk_hex)h, b)) : json_null();
+}
+
+static json_t *state_json(const void *st, const mk_scenario *sc)
+{
+    const bar_state *s = st;
+    const bar_ext *x = bar_x(sc);
+    json_t *o = json_object();
+    char t[40];
+    bar_turn_format(s->turn, t, sizeof t);
+    json_object_set_new(o, "ruleset", json_string("bar"));
+    json_object_set_new(o, "scenario", json_string(sc->id));
+    json_object_set_new(o, "turn", json_integer(s->turn - x->first_turn + 1));
+    json_object_set_new(o, "turns", json_integer(sc->turns));
+    json_object_set_new(o, "time", json_string(t));
+    json_object_set_new(o, "light", json_string(bar_light_name(bar_light_of(s->turn))));
+    json_object_set_new(o, "heat", json_boolean(bar_is_heat(s->turn)));
+    json_object_set_new(o, "end_turn_number", json_integer(bar_end_turn_number(x->scenario, s->turn)));
+    json_object_set_new(o, "end_turn_marker", json_integer(s->marker));
+    json_object_set_new(o, "active", json_string(sc->sides[s->side].id));
+    json_object_set_new(o, "to_move", json_string(sc->sides[s->side].id));
+    static const char *const ph[] = {"activation", "movement", "fire", "close_combat", "over"};
+    json_object_set_new(o, "phase", json_string(ph[s->phase]));
+    if (s->phase != BP_ACTIVATE && s->phase != BP_OVER) {
+        json_object_set_new(o, "command", json_string(x->oob.org[s->org].id));
+        json_object_set_new(o, "in_command", json_boolean(s->in_command));
+    }
+    json_t *units = json_array();
+    for (int i = 0; i < s->npieces; i++) {
+        const mk_sc_unit *su = &sc->units[i];
+        const bar_pc *p = &s->pc[i];
+        json_t *u = json_object();
+        json_object_set_new(u, "id", json_string(su->id));
+        if (su->name[0])
+            json_object_set_new(u, "name", json_string(su->name));
+        json_object_set_new(u, "side", json_string(sc->sides[su->side].id));
+        json_object_set_new(u, "kind", json_string(bar_kind_names[su->kind]));
+        json_object_set_new(u, "hex", hex_json(sc, p->hex));
+        json_object_set_new(u, "mp", json_integer(bar_piece_active(s, sc, i) ? p->mp / 2 : 0));
+        json_object_set_new(u, "mp_start", json_integer((bar_is_leader(&x->p[i]) ? x->se.leader_mp_half
+                                                                                   : x->p[i].mp_half) / 2));
+        json_object_set_new(u, "facing", json_integer(p->facing * 30));
+        json_object_set_new(u, "acted", json_boolean(p->flags & BF_ACTED));
+        if (!bar_is_leader(&x->p[i])) {
+            json_object_set_new(u, "sp", json_integer(p->sp));
+            json_object_set_new(u, "formation", json_string(bar_formation_name(p->form)));
+            json_object_set_new(u, "status",
+                                json_string(p->status & BS_ROUTED ? "routed"
+                                            : (p->status & (BS_SHAKEN | BS_DISORDERED)) ==
+                                                      (BS_SHAKEN | BS_DISORDERED)
+                                                ? "shaken_disordered"
+                                            : p->status & BS_SHAKEN     ? "shaken"
+                                            : p->status & BS_DISORDERED ? "disordered"
+                                                                        : "good"));
+        } else if (p->wounded) {
+            json_object_set_new(u, "wounded_turns", json_integer(p->wounded));
+        }
+        if (p->flags & BF_ELIM)
+            json_object_set_new(u, "eliminated", json_true());
+        if (x->p[i].arrive >= 0 && !(p->flags & BF_ON)) {
+            bar_turn_format(x->p[i].arrive, t, sizeof t);
+            json_object_set_new(u, "arrives", json_string(t));
+            json_object_set_new(u, "entry", hex_json(sc, x->p[i].entry));
+        }
+        json_array_append_new(units, u);
+    }
+    json_object_set_new(o, "units", units);
+    json_t *loss = json_object(), *spl = json_object();
+    for (int i = 0; i < 2; i++) {
+        json_object_set_new(loss, sc->sides[i].id,
+                            json_integer(s->loss[i] + bar_artillery_loss_boxes(s->art_lost[i][0], s->art_lost[i][1])));
+        json_object_set_new(spl, sc->sides[i].id, json_integer(s->sp_lost[i]));
+    }
+    json_object_set_new(o, "army_loss", loss);
+    json_object_set_new(o, "sp_lost", spl);
+    json_object_set_new(o, "pending", json_null());
+    json_object_set_new(o, "over", json_boolean(s->phase == BP_OVER));
+    if (s->phase == BP_OVER) {
+        mk_result r;
+        bar_result(s, sc, &r);
+        json_t *res = json_object();
+        json_object_set_new(res, "winner", r.winner >= 0 ? json_string(sc->sides[r.winner].id) : json_null());
+        json_object_set_new(res, "level", json_string(r.level));
+        json_object_set_new(res, "reason", json_string(r.reason));
+        json_object_set_new(o, "result", res);
+    } else {
+        json_object_set_new(o, "result", json_null());
+    }
+    return o;
+}
+
+static const char *const type_names[BA_COUNT] = {"",     "activate", "next", "move", "face",
+                                                 "form", "enter",    "fire", "close_combat"};
+
+static json_t *action_json(const void *st, const mk_scenario *sc, const mk_action *a)
+{
+    const bar_state *s = st;
+    const bar_ext *x = bar_x(sc);
+    const mk_grid *g = &sc->map.grid;
+    json_t *o = json_object();
+    char text[256], lb[MK_HEX_LABEL_MAX], lb2[MK_HEX_LABEL_MAX];
+    int t = a->type < BA_COUNT ? a->type : BA_NONE;
+    json_object_set_new(o, "type", json_string(type_names[t]));
+    text[0] = 0;
+    switch (t) {
+    case BA_ACTIVATE: {
+        const bar_org *org = &x->oob.org[a->other];
+        json_object_set_new(o, "command", json_string(org->id));
+        if (a->flags & BAF_WING)
+            json_object_set_new(o, "wing", json_true());
+        snprintf(text, sizeof text, "Activate %s (%s)%s", org->id, org->name,
+                 a->flags & BAF_WING ? ", trying a Wing Activation for a second Command (2.4a)" : "");
+        break;
+    }
+    case BA_NEXT:
+        snprintf(text, sizeof text, "%s",
+                 s->phase == BP_MOVE ? "End movement: to the Fire Combat Segment"
+                 : s->phase == BP_FIRE ? "End fire: to the Close Combat Segment"
+                                       : "End the activation");
+        break;
+    case BA_MOVE:
+    case BA_ENTER:
+        json_object_set_new(o, "unit", json_string(bar_pid(sc, a->unit)));
+        json_object_set_new(o, "path", json_pack("[o]", hex_json(sc, a->path[0])));
+        if (t == BA_ENTER)
+            snprintf(text, sizeof text, "Enter %s at %s", bar_pid(sc, a->unit), mk_hex_label(g, a->path[0], lb));
+        else
+            snprintf(text, sizeof text, "Move %s %s-%s (%g MP)", bar_pid(sc, a->unit),
+                     mk_hex_label(g, s->pc[a->unit].hex, lb), mk_hex_label(g, a->path[0], lb2), a->cost / 2.0);
+        break;
+    case BA_FACE:
+        json_object_set_new(o, "unit", json_string(bar_pid(sc, a->unit)));
+        json_object_set_new(o, "facing", json_integer(a->target * 30));
+        snprintf(text, sizeof text, "Face %s to %d degrees (%g MP)", bar_pid(sc, a->unit), a->target * 30,
+                 a->cost / 2.0);
+        break;
+    case BA_FORM:
+        json_object_set_new(o, "unit", json_string(bar_pid(sc, a->unit)));
+        json_object_set_new(o, "formation", json_string(bar_formation_name(a->target)));
+        snprintf(text, sizeof text, "%s forms %s (%g MP)", bar_pid(sc, a->unit), bar_formation_name(a->target),
+                 a->cost / 2.0);
+        break;
+    case BA_FIRE:
+    case BA_CC:
+        json_object_set_new(o, "unit", json_string(bar_pid(sc, a->unit)));
+        json_object_set_new(o, "target", hex_json(sc, a->target));
+        if (t == BA_FIRE) {
+            int col = -1;
+            int str = bar_fire_strength_of(s, sc, a->unit, a->target, &col);
+            snprintf(text, sizeof text, "%s fires at %s: strength %.2f, column %s", bar_pid(sc, a->unit),
+                     mk_hex_label(g, a->target, lb), str / 100.0,
+                     col >= 0 ? x->ch.fire.col[col].name : "below the table");
+        } else {
+            snprintf(text, sizeof text, "%s attacks %s in Close Combat", bar_pid(sc, a->unit),
+                     mk_hex_label(g, a->target, lb));
+        }
+        break;
+    default:
+        break;
+    }
+    json_object_set_new(o, "text", json_string(text));
+    json_object_set_new(o, "cost", json_integer(a->cost));
+    return o;
+}
+
+static int action_parse(const void *st, const mk_scenario *sc, json_t *obj, mk_action *out,
+                        mk_error *err)
+{
+    const bar_state *s = st;
+    const bar_ext *x = bar_x(sc);
+    *out = (mk_action){.unit = -1, .other = -1, .target = -1};
+    const char *type = json_string_value(json_object_get(obj, "type"));
+    int t = -1;
+    for (int k = 1; k < BA_COUNT && type; k++)
+        if (!strcmp(type_names[k], type))
+            t = k;
+    if (t < 0)
+        return mk_error_set(err, "bad_arg", "action.type: one of activate, next, move, face, form, "
+                                            "enter, fire, close_combat");
+    out->type = (uint8_t)t;
+    const char *key;
+    json_t *v;
+    json_object_foreach(obj, key, v) {
+        static const char *const ok[] = {"type", "text", "cost", "unit", "path", "target", "facing",
+                                         "formation", "command", "wing", NULL};
+        bool known = false;
+        for (int k = 0; ok[k]; k++)
+            known |= !strcmp(ok[k], key);
+        if (!known)
+            return mk_error_set(err, "bad_arg", "action.%s: unknown field", key);
+    }
+    if (t == BA_ACTIVATE) {
+        const char *c = json_string_value(json_object_get(obj, "command"));
+        int org = c ? bar_oob_find_org(&x->oob, s->side, c) : -1;
+        if (org < 0)
+            return mk_error_set(err, "bad_arg", "action.command: no Command '%s' of the %s",
+                                c ? c : "(missing)", sc->sides[s->side].id);
+        out->other = (int16_t)org;
+        out->flags = json_is_true(json_object_get(obj, "wing")) ? BAF_WING : 0;
+        return 0;
+    }
+    if (t == BA_NEXT)
+        return 0;
+    const char *u = json_string_value(json_object_get(obj, "unit"));
+    int i = u ? mk_scenario_unit(sc, u) : -1;
+    if (i < 0)
+        return mk_error_set(err, "bad_arg", "action.unit: no unit '%s'", u ? u : "(missing)");
+    out->unit = (int16_t)i;
+    char e2[120];
+    if (t == BA_MOVE || t == BA_ENTER) {
+        json_t *p = json_object_get(obj, "path");
+        mk_hex h;
+        if (json_array_size(p) != 1 || !json_is_string(json_array_get(p, 0)) ||
+            mk_hex_parse(&sc->map.grid, json_string_value(json_array_get(p, 0)), &h, e2, sizeof e2) < 0)
+            return mk_error_set(err, "bad_arg", "action.path: one hex label (a move is one hex at a time)");
+        out->path[0] = h;
+        out->npath = 1;
+    } else if (t == BA_FACE) {
+        json_t *f = json_object_get(obj, "facing");
+        int d = json_is_integer(f) ? (int)json_integer_value(f) : -1;
+        if (d < 0 || d >= 360 || d % 30)
+            return mk_error_set(err, "bad_arg", "action.facing: degrees 0-330 in steps of 30");
+        out->target = (int16_t)(d / 30);
+    } else if (t == BA_FORM) {
+        int f = form_of(json_string_value(json_object_get(obj, "formation")));
+        if (f < 0)
+            return mk_error_set(err, "bad_arg", "action.formation: unknown formation");
+        out->target = (int16_t)f;
+    } else {
+        mk_hex h;
+        json_t *tg = json_object_get(obj, "target");
+        if (!json_is_string(tg) || mk_hex_parse(&sc->map.grid, json_string_value(tg), &h, e2, sizeof e2) < 0)
+            return mk_error_set(err, "bad_arg", "action.target: a hex label");
+        out->target = h;
+    }
+    return 0;
+}
+
+const mk_ruleset mk_bar_ruleset = {
+    .id = "bar",
+    .name = "The Battle of Monmouth (BAR)",
+    .state_size = sizeof(bar_state),
+    .terrains = bar_terrain_names,
+    .nterrains = BAR_NTERRAIN,
+    .kinds = bar_kind_names,
+    .nkinds = BK_COUNT,
+    .options = NULL,
+    .noptions = 0,
+    .check_scenario = check_scenario,
+    .prepare = prepare,
+    .release = release,
+    .init = init,
+    .legal = legal,
+    .apply = apply,
+    .to_move = to_move,
+    .active = active,
+    .over = over,
+    .result = bar_result,
+    .hash = hash,
+    .evaluate = evaluate,
+    .state_json = state_json,
+    .action_json = action_json,
+    .action_parse = action_parse,
+};

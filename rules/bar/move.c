@@ -1,0 +1,296 @@
+/* move.c - the Movement Segment: a hex at a time, paying the Terrain
+ * Effects Chart (charts.json: hex and hexside costs by movement class,
+ * "all MPs" and prohibited entries, Monmouth 5.2-5.3), road movement (5.2g:
+ * three hexes of major road, two with minor road, per 1/2 MP; 1/2 MP a hex at
+ * Night), formation and facing changes, reinforcements entering (7.0c),
+ * stacking in SPs by formation (2.1c-d, TEC), one cavalry unit a hex (2.3),
+ * zones of control (a unit entering an enemy's front hex stops), and the
+ * Disorder Check (A) of a Line entering non-clear terrain (Series 8.7,
+ * named by 5.2-5.3).
+ *
+ * Ours (docs/bar.md): Line and General Order move only into their front
+ * hexes and keep their facing; other formations and leaders move any way
+ * and turn to face the hex entered; Square and unlimbered artillery do not
+ * move (prolonge, 2.2d F, is not built); a move is one hex an action. */
+#include <stdlib.h>
+
+#include "rules/bar/bar_int.h"
+
+static bool enemy_in(const bar_state *s, const mk_scenario *sc, mk_hex h, int side)
+{
+    const bar_ext *x = bar_x(sc);
+    for (int i = 0; i < s->npieces; i++)
+        if (s->pc[i].hex == h && x->p[i].side != side)
+            return true;
+    return false;
+}
+
+/* The SP stacking limit of hex h with the units there and (extra SPs in
+ * extra_form) one more; returns the SPs over it (<= 0 fits). */
+int bar_stack_limit(const bar_state *s, const mk_scenario *sc, mk_hex h, int extra, int extra_form)
+{
+    const bar_ext *x = bar_x(sc);
+    int total = extra, limit = extra_form >= 0 ? x->ch.stacking[extra_form] : 99;
+    for (int i = 0; i < s->npieces; i++) {
+        if (s->pc[i].hex != h || bar_is_leader(&x->p[i]))
+            continue;
+        total += s->pc[i].sp;
+        if (x->ch.stacking[s->pc[i].form] < limit)
+            limit = x->ch.stacking[s->pc[i].form];
+    }
+    return total - limit;
+}
+
+static bool cavalry_in(const bar_state *s, const mk_scenario *sc, mk_hex h, int except)
+{
+    const bar_ext *x = bar_x(sc);
+    for (int i = 0; i < s->npieces; i++)
+        if (i != except && s->pc[i].hex == h && x->p[i].kind == BK_CAVALRY)
+            return true;
+    return false;
+}
+
+static bool fits(const bar_state *s, const mk_scenario *sc, int i, mk_hex h, int form)
+{
+    const bar_ext *x = bar_x(sc);
+    if (bar_is_leader(&x->p[i]))
+        return true;
+    if (x->p[i].kind == BK_CAVALRY && cavalry_in(s, sc, h, i))
+        return false;   /* Monmouth 2.3: one cavalry unit a hex */
+    int mine = s->pc[i].hex == h ? s->pc[i].sp : 0;
+    return bar_stack_limit(s, sc, h, s->pc[i].sp - mine, form) <= 0 || bar_stack_sp(s, sc, h, -1) == mine;
+}
+
+/* Half MPs to enter `to` from the piece's hex, BAR_COST_ALL or
+ * BAR_COST_PROHIBITED; *road_left: the road run left after it. */
+int bar_move_cost(const bar_state *s, const mk_scenario *sc, int i, mk_hex to, int *road_left)
+{
+    const bar_ext *x = bar_x(sc);
+    const bar_pc *p = &s->pc[i];
+    mk_hex from = p->hex;
+    *road_left = 0;
+    if (x->map.terrain[to] == BAR_T_LAKE)
+        return BAR_COST_PROHIBITED;   /* 5.2i */
+    int road = bar_road(&x->map, from, to);
+    bool on_road = road && (bar_is_leader(&x->p[i]) || p->form == BAR_FM_ROAD_COLUMN ||
+                            p->form == BAR_FM_ARTILLERY_ROAD_COLUMN);
+    if (on_road) {   /* 5.2g */
+        if (bar_light_of(s->turn) == BAR_NIGHT)
+            return 1;
+        if (p->road > 0) {
+            *road_left = road == BAR_ROAD_MINOR && p->road == 2 ? 0 : p->road - 1;
+            return 0;
+        }
+        *road_left = road == BAR_ROAD_MAJOR ? 2 : 1;
+        return 1;
+    }
+    if (bar_is_leader(&x->p[i]))
+        return 1;
+    int cls = bar_move_class_of(&x->p[i], p->form);
+    int cost = x->ch.hex[x->map.terrain[to]].cost[cls];
+    unsigned side = bar_hexside(&x->map, from, to);
+    bool uphill = x->map.elevation[to] > x->map.elevation[from];
+    for (int b = 0; b < BAR_HS_NTERRAIN; b++) {
+        if (!(side & (1u << b)))
+            continue;
+        if ((1u << b) == BAR_HS_CREEK && (side & BAR_HS_BRIDGE))
+            continue;   /* 5.3a: the bridge crosses the creek */
+        if (((1u << b) == BAR_HS_REGULAR_SLOPE || (1u << b) == BAR_HS_GENTLE_SLOPE) && !uphill)
+            continue;   /* slopes cost going up */
+        if ((1u << b) == BAR_HS_HEDGEROW && p->form == BAR_FM_SKIRMISH)
+            continue;   /* 5.3c: non-Skirmish units */
+        int c = x->ch.side[b].cost[cls];
+        if (c == BAR_COST_PROHIBITED || cost == BAR_COST_PROHIBITED)
+            return BAR_COST_PROHIBITED;
+        if (c == BAR_COST_ALL || cost == BAR_COST_ALL)
+            cost = BAR_COST_ALL;
+        else
+            cost += c;
+    }
+    return cost;
+}
+
+static bool can_move(const bar_state *s, const mk_scenario *sc, int i)
+{
+    const bar_pc *p = &s->pc[i];
+    return bar_piece_active(s, sc, i) && p->hex != MK_NO_HEX && p->mp > 0 && !(p->status & BS_ROUTED) &&
+           p->form != BAR_FM_SQUARE && p->form != BAR_FM_ARTILLERY;
+}
+
+static bool west_limit(const bar_ext *x, const mk_grid *g, mk_hex to)
+{
+    /* 7.1a A: no movement west of the W21xx hex row */
+    int col = bar_scen_switch(&x->scen, "west_limit_column", -1);
+    return col >= 0 && mk_hex_col(g, to) < col;
+}
+
+static bool limited(const bar_state *s, const bar_ext *x, int i)
+{
+    /* 7.1a: no British formation changes in the first three turns */
+    return bar_scen_switch(&x->scen, "british_initial_limits", 0) && !s->limits_off &&
+           s->turn <= x->first_turn + 2 && x->p[i].side == BAR_BRITISH && x->p[i].arrive < 0;
+}
+
+static int add(mk_action *out, int n, int cap, mk_action a)
+{
+    if (n < cap)
+        out[n++] = a;
+    return n;
+}
+
+int bar_legal_move(const bar_state *s, const mk_scenario *sc, mk_action *out, int n, int cap)
+{
+    const bar_ext *x = bar_x(sc);
+    const mk_grid *g = &sc->map.grid;
+    n = add(out, n, cap, (mk_action){.type = BA_NEXT, .unit = -1, .other = -1, .target = -1});
+    for (int i = 0; i < s->npieces; i++) {
+        const bar_pc *p = &s->pc[i];
+        const bar_pinfo *pi = &x->p[i];
+        if (p->hex == MK_NO_HEX) {   /* 7.0c: a reinforcement enters */
+            if (bar_piece_active(s, sc, i) && pi->arrive >= 0 && !(p->flags & (BF_ON | BF_ELIM)) &&
+                !enemy_in(s, sc, pi->entry, pi->side) && fits(s, sc, i, pi->entry, p->form) && p->mp > 0)
+                n = add(out, n, cap, (mk_action){.type = BA_ENTER, .cost = 1, .npath = 1, .unit = (int16_t)i,
+                                                 .other = -1, .target = -1, .path = {pi->entry}});
+            continue;
+        }
+        if (!can_move(s, sc, i))
+            continue;
+        bool line = !bar_is_leader(pi) && (p->form == BAR_FM_LINE || p->form == BAR_FM_GENERAL_ORDER);
+        for (int d = 0; d < 6; d++) {
+            mk_hex to = mk_hex_neighbor(g, p->hex, d);
+            if (to == MK_NO_HEX || enemy_in(s, sc, to, pi->side) || west_limit(x, g, to))
+                continue;
+            if (line && !bar_is_front(s, sc, i, to))
+                continue;
+            int road;
+            int c = bar_move_cost(s, sc, i, to, &road);
+            if (c == BAR_COST_PROHIBITED || (c == BAR_COST_ALL && !(p->flags & BF_FULL)))
+                continue;
+            if (c >= 0 && c > p->mp)
+                continue;
+            if (!fits(s, sc, i, to, p->form))
+                continue;
+            n = add(out, n, cap, (mk_action){.type = BA_MOVE, .cost = (uint8_t)(c < 0 ? p->mp : c), .npath = 1,
+                                             .unit = (int16_t)i, .other = -1, .target = -1, .path = {to}});
+        }
+        if (bar_is_leader(pi))
+            continue;
+        /* facing: 30 and 60 degrees either way, or about face */
+        static const int turns[] = {1, 2, 10, 11, 6};
+        for (size_t k = 0; k < sizeof turns / sizeof turns[0]; k++) {
+            int f = (p->facing + turns[k]) % 12;
+            int steps = abs(turns[k] > 6 ? 12 - turns[k] : turns[k]);
+            int c = x->se.face_half * ((steps + 1) / 2);
+            if (c < 1)
+                c = 1;
+            if (c <= p->mp)
+                n = add(out, n, cap, (mk_action){.type = BA_FACE, .cost = (uint8_t)c, .unit = (int16_t)i,
+                                                 .other = -1, .target = (int16_t)f});
+        }
+    }
+    /* formation changes (also for units that cannot move: Square, unlimbered guns) */
+    for (int i = 0; i < s->npieces; i++) {
+        const bar_pc *p = &s->pc[i];
+        const bar_pinfo *pi = &x->p[i];
+        if (p->hex == MK_NO_HEX || bar_is_leader(pi) || pi->kind == BK_CAVALRY || !bar_piece_active(s, sc, i) ||
+            (p->status & BS_ROUTED) || limited(s, x, i))
+            continue;
+        static const int inf[] = {BAR_FM_LINE,          BAR_FM_ATTACK_COLUMN, BAR_FM_MARCH_COLUMN,
+                                  BAR_FM_ROAD_COLUMN,   BAR_FM_GENERAL_ORDER, BAR_FM_SQUARE,
+                                  BAR_FM_SKIRMISH};
+        static const int art[] = {BAR_FM_ARTILLERY, BAR_FM_ARTILLERY_ROAD_COLUMN};
+        const int *list = pi->kind == BK_ARTILLERY ? art : inf;
+        int nl = pi->kind == BK_ARTILLERY ? 2 : 7;
+        int c = pi->kind == BK_ARTILLERY ? x->se.limber_half : x->se.form_half;
+        if (c < 1)
+            c = 1;
+        if (c > p->mp)
+            continue;
+        for (int k = 0; k < nl; k++) {
+            int f = list[k];
+            if (f == p->form || (f == BAR_FM_SKIRMISH && !pi->skirmish) || !fits(s, sc, i, p->hex, f))
+                continue;
+            n = add(out, n, cap, (mk_action){.type = BA_FORM, .cost = (uint8_t)c, .unit = (int16_t)i,
+                                             .other = -1, .target = (int16_t)f});
+        }
+    }
+    return n;
+}
+
+int bar_apply_move(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_events *ev, mk_error *err)
+{
+    const bar_ext *x = bar_x(sc);
+    const mk_grid *g = &sc->map.grid;
+    int i = a->unit;
+    bar_pc *p = &s->pc[i];
+    p->flags |= BF_MOVED;
+    switch (a->type) {
+    case BA_ENTER: {
+        p->hex = a->path[0];
+        p->flags |= BF_ON;
+        p->mp = (int8_t)(p->mp - a->cost);
+        mk_event *e = bar_ev(ev, "enter", "Monmouth 7.0c");
+        e->unit = (int16_t)i;
+        e->hex = p->hex;
+        return 0;
+    }
+    case BA_FACE:
+        p->facing = (uint8_t)a->target;
+        p->mp = (int8_t)(p->mp - a->cost);
+        p->flags &= (uint8_t)~BF_FULL;
+        return 0;
+    case BA_FORM: {
+        p->form = (uint8_t)a->target;
+        p->mp = (int8_t)(p->mp - a->cost);
+        p->flags &= (uint8_t)~BF_FULL;
+        mk_event *e = bar_ev(ev, "formation", "Monmouth 2.1");
+        e->unit = (int16_t)i;
+        e->text = bar_formation_name(p->form);
+        return 0;
+    }
+    default:
+        break;
+    }
+    mk_hex from = p->hex, to = a->path[0];
+    int road;
+    int c = bar_move_cost(s, sc, i, to, &road);
+    unsigned side = bar_hexside(&x->map, from, to);
+    int dir = mk_hex_direction(g, from, to);
+    p->hex = to;
+    p->road = (int8_t)road;
+    p->mp = (int8_t)(c < 0 ? 0 : p->mp - c);
+    p->flags &= (uint8_t)~BF_FULL;
+    if (bar_is_leader(&x->p[i]) || !(p->form == BAR_FM_LINE || p->form == BAR_FM_GENERAL_ORDER))
+        p->facing = (uint8_t)bar_dir_step(dir);
+    mk_event *e = bar_ev(ev, "move", "Monmouth 5.2");
+    e->unit = (int16_t)i;
+    e->from = from;
+    e->to = to;
+    e->mp = (int16_t)(c < 0 ? -1 : c);
+    if (bar_is_leader(&x->p[i]))
+        return 0;
+    if (bar_in_ezoc(s, sc, x->p[i].side, to)) {
+        p->mp = 0;   /* an enemy's front hex: movement ends */
+        mk_event *z = bar_ev(ev, "zoc", "Series ZOC (our reading: docs/bar.md)");
+        z->unit = (int16_t)i;
+    }
+    if (x->p[i].side == BAR_AMERICAN && !s->limits_off) {   /* 7.1a: the limits end */
+        mk_hex nb[6];
+        mk_hex_neighbors(g, to, nb);
+        for (int d = 0; d < 6; d++)
+            if (nb[d] != MK_NO_HEX && bar_unit_at(s, sc, nb[d], BAR_BRITISH, false))
+                s->limits_off = true;
+    }
+    /* Series 8.7 (5.2-5.3 "non-clear for a Disorder Check (A)") */
+    bool rough = x->ch.hex[x->map.terrain[to]].disorder_check;
+    for (int b = 0; b < BAR_HS_NTERRAIN; b++)
+        if ((side & (1u << b)) && x->ch.side[b].disorder_check)
+            rough = true;
+    if (rough && (p->form == BAR_FM_LINE || p->form == BAR_FM_GENERAL_ORDER) && !(p->status & BS_DISORDERED))
+        bar_do_check(s, sc, i, 'D', 'A', x->p[i].nation == BAR_NAT_AMERICAN || x->p[i].type == BAR_UT_LIGHT
+                                              ? x->ch.er_terrain_light
+                                              : x->ch.er_terrain_normal,
+                     "Monmouth 2.2c, 5.2-5.3 (Disorder Check A)", ev);
+    (void)err;
+    return 0;
+}

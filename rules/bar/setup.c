@@ -1,0 +1,290 @@
+/* setup.c - builds a playable scenario file (scenarios/bar/<n>-<name>.json)
+ * from data/bar/: the map (map.json), the orders of battle (oob.json) and a
+ * scenario's set-up and reinforcements (scenarios/<n>-<name>.json).
+ *
+ * The text places many pieces in areas ("within 1 hex of E1525", "with any
+ * unit of his Command"); a game needs one hex each. This file makes that
+ * choice once, deterministically, so the shipped scenario shows every
+ * position and a designer can move a piece by editing its "hex". Our rule
+ * for it (docs/bar.md "Placing the set-up"): pieces are taken in the order
+ * the scenario lists them; an area gives the first hex, nearest the
+ * centre first (ring by ring, in core's direction order), that is on the
+ * map, allowed by the entry (column limit, exceptions, terrain), not lake,
+ * and has room under the set-up stacking limit; "with" places join the
+ * named piece's hex. tests/test_bar_game.c checks that the shipped files
+ * are what this builds (MUSKET_WRITE_BAR_SCENARIOS=1 rewrites them). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "rules/bar/bar_int.h"
+
+#define SETUP_STACK_SP 12   /* at set-up: SPs a hex takes (our choice; see above) */
+
+static const char *const scen_files[5] = {NULL, "1-lees-repulse", "2-washingtons-stand",
+                                          "3-grand-battle", "4-general-engagement"};
+
+static int first_bit(unsigned v)
+{
+    for (int i = 0; i < 16; i++)
+        if (v & (1u << i))
+            return i;
+    return -1;
+}
+
+/* BAR_F_* (the set-up's allowed formations) -> the formation we start in. */
+static int start_form(const bar_unit *u, unsigned allowed, bool reinforcement)
+{
+    bool art = u->type >= BAR_UT_ART_FIELD, cav = u->type == BAR_UT_CAVALRY;
+    if (cav)
+        return BAR_FM_CAVALRY;
+    if (art) {
+        if (allowed & BAR_F_UNLIMBERED)
+            return BAR_FM_ARTILLERY;
+        if (allowed || reinforcement)
+            return BAR_FM_ARTILLERY_ROAD_COLUMN;
+        return BAR_FM_ARTILLERY;
+    }
+    static const struct { unsigned bit; int form; } map[] = {
+        {BAR_F_LINE, BAR_FM_LINE},           {BAR_F_HOOK, BAR_FM_LINE},
+        {BAR_F_ROAD_COLUMN, BAR_FM_ROAD_COLUMN}, {BAR_F_MARCH_COLUMN, BAR_FM_MARCH_COLUMN},
+        {BAR_F_ATTACK_COLUMN, BAR_FM_ATTACK_COLUMN}, {BAR_F_GENERAL_ORDER, BAR_FM_GENERAL_ORDER},
+        {BAR_F_SKIRMISH, BAR_FM_SKIRMISH},   {BAR_F_SQUARE, BAR_FM_SQUARE},
+    };
+    if (allowed && allowed != BAR_F_ANY)
+        for (size_t k = 0; k < sizeof map / sizeof map[0]; k++)
+            if (allowed & map[k].bit)
+                return map[k].form;
+    return reinforcement ? BAR_FM_ROAD_COLUMN : BAR_FM_LINE;
+}
+
+typedef struct builder {
+    const bar_oob *o;
+    const bar_scen *s;
+    const bar_map *m;
+    mk_hex uhex[BAR_OOB_MAX_UNITS], lhex[BAR_OOB_MAX_LEADERS];
+    int sp[MK_MAX_HEX];
+    int8_t side_at[MK_MAX_HEX];   /* -1 empty */
+} builder;
+
+static bool hex_ok(const builder *b, const bar_place *pl, mk_hex h, int side, int sp)
+{
+    const mk_grid *g = &b->m->grid;
+    if (h < 0 || h >= mk_grid_size(g) || b->m->terrain[h] == BAR_T_LAKE)
+        return false;
+    for (int k = 0; k < pl->nexcept; k++)
+        if (pl->except[k] == h)
+            return false;
+    if (pl->max_col >= 0 && mk_hex_col(g, h) > pl->max_col)
+        return false;
+    if (pl->terrain >= 0 && b->m->terrain[h] != pl->terrain)
+        return false;
+    if (b->side_at[h] >= 0 && b->side_at[h] != side)
+        return false;
+    return b->sp[h] == 0 || b->sp[h] + sp <= SETUP_STACK_SP;
+}
+
+/* Is org `org` (or a Wing/Detachment above it) `anc`? */
+static bool org_under(const bar_oob *o, int org, int anc)
+{
+    for (int k = 0; org >= 0 && k < BAR_OOB_MAX_ORGS; k++, org = o->org[org].parent)
+        if (org == anc)
+            return true;
+    return false;
+}
+
+/* The hex of a place (a reinforcement: MK_NO_HEX). */
+static mk_hex place_hex(builder *b, const bar_place *pl, int side, int sp)
+{
+    const mk_grid *g = &b->m->grid;
+    switch (pl->at) {
+    case BAR_AT_HEX:
+        return pl->hex[0];
+    case BAR_AT_HEXES:
+        for (int k = 0; k < pl->nhex; k++)
+            if (hex_ok(b, pl, pl->hex[k], side, sp))
+                return pl->hex[k];
+        return pl->hex[0];
+    case BAR_AT_WITHIN: {
+        /* ring by ring around the centre */
+        mk_cube c0 = mk_hex_cube(g, pl->hex[0]);
+        for (int r = 0; r <= pl->radius; r++)
+            for (int dq = -r; dq <= r; dq++)
+                for (int dr = -r; dr <= r; dr++) {
+                    int ds = -dq - dr;
+                    if ((abs(dq) > abs(dr) ? abs(dq) : abs(dr)) < r && abs(ds) < r)
+                        continue;   /* inside the ring: done before */
+                    if (abs(ds) > r)
+                        continue;
+                    mk_cube c = {c0.q + dq, c0.r + dr, c0.s + ds};
+                    mk_hex h = mk_hex_from_cube(g, c);
+                    if (h != MK_NO_HEX && hex_ok(b, pl, h, side, sp))
+                        return h;
+                }
+        return pl->hex[0];
+    }
+    case BAR_AT_WITH:
+        for (int k = 0; k < pl->nwith; k++) {
+            if (pl->with_unit[k] >= 0 && b->uhex[pl->with_unit[k]] != MK_NO_HEX)
+                return b->uhex[pl->with_unit[k]];
+            if (pl->with_leader[k] >= 0 && b->lhex[pl->with_leader[k]] != MK_NO_HEX)
+                return b->lhex[pl->with_leader[k]];
+        }
+        for (int u = 0; u < b->o->nunits; u++) {
+            if (b->uhex[u] == MK_NO_HEX)
+                continue;
+            if ((pl->with_org >= 0 && org_under(b->o, b->o->unit[u].command, pl->with_org)) ||
+                (pl->with_side >= 0 && b->o->unit[u].side == pl->with_side))
+                return b->uhex[u];
+        }
+        return MK_NO_HEX;
+    default:
+        return MK_NO_HEX;
+    }
+}
+
+static json_t *label(const mk_grid *g, mk_hex h)
+{
+    char lb[MK_HEX_LABEL_MAX];
+    return h == MK_NO_HEX ? json_null() : json_string(mk_hex_label(g, h, lb));
+}
+
+static json_t *piece_json(builder *b, const bar_place *pl, mk_hex h)
+{
+    const mk_grid *g = &b->m->grid;
+    json_t *o = json_object();
+    const bar_group *gr = pl->at == BAR_AT_GROUP && pl->group >= 0 ? &b->s->group[pl->group] : NULL;
+    if (pl->unit >= 0) {
+        const bar_unit *u = &b->o->unit[pl->unit];
+        json_object_set_new(o, "id", json_string(u->id));
+        json_object_set_new(o, "side", json_string(u->side == BAR_AMERICAN ? "american" : "british"));
+        int kind = u->type == BAR_UT_CAVALRY ? BK_CAVALRY
+                   : u->type >= BAR_UT_ART_FIELD ? BK_ARTILLERY
+                                                  : BK_INFANTRY;
+        json_object_set_new(o, "kind", json_string(bar_kind_names[kind]));
+        json_object_set_new(o, "mp", json_integer(u->mp_half / 2));
+        json_object_set_new(o, "hex", label(g, h));
+        unsigned allowed = gr ? gr->formations : pl->formations;
+        json_object_set_new(o, "formation",
+                            json_string(bar_formation_name(start_form(u, allowed, gr != NULL))));
+    } else {
+        const bar_leader *l = &b->o->leader[pl->leader];
+        json_object_set_new(o, "id", json_string(l->id));
+        if (l->name[0])
+            json_object_set_new(o, "name", json_string(l->name));
+        json_object_set_new(o, "side", json_string(l->side == BAR_AMERICAN ? "american" : "british"));
+        json_object_set_new(o, "kind", json_string("leader"));
+        json_object_set_new(o, "hex", label(g, h));
+    }
+    int side = pl->unit >= 0 ? b->o->unit[pl->unit].side : b->o->leader[pl->leader].side;
+    int face = pl->face_road_east ? 3 : first_bit(pl->facings);
+    if (face < 0)
+        face = side == BAR_AMERICAN ? 3 : 9;   /* toward the enemy: east / west */
+    json_object_set_new(o, "facing", json_integer(face * 30));
+    if (gr) {
+        char t[40];
+        bar_turn_format(gr->first_turn, t, sizeof t);
+        json_object_set_new(o, "arrive", json_string(t));
+        mk_hex e = gr->nentry ? gr->entry[0] : (side == BAR_AMERICAN ? MK_NO_HEX : MK_NO_HEX);
+        if (e == MK_NO_HEX) {
+            /* an edge entry: the home hex of the side (7.0 B) */
+            mk_hex_parse(g, side == BAR_AMERICAN ? "W0201" : "E3915", &e, NULL, 0);
+        }
+        json_object_set_new(o, "entry", label(g, e));
+        if (gr->mp_limit_half >= 0)
+            json_object_set_new(o, "entry_mp", json_real(gr->mp_limit_half / 2.0));
+    }
+    if (pl->section[0])
+        json_object_set_new(o, "section", json_string(pl->section));
+    return o;
+}
+
+json_t *bar_build_scenario(int n, mk_error *err)
+{
+    if (n < 1 || n > 4) {
+        mk_error_set(err, "bad_arg", "Monmouth scenarios are 1-4, not %d", n);
+        return NULL;
+    }
+    static bar_oob o;
+    static bar_scen s;
+    static bar_map m;
+    static builder b;
+    if (bar_oob_load(&o, NULL, err) || bar_scen_load(&s, &o, n, NULL, err))
+        return NULL;
+    char buf[512];
+    const char *path = NULL;
+    json_t *mf = bar_data_read(&path, "map.json", buf, sizeof buf, err);
+    if (!mf)
+        return NULL;
+    json_t *mj = json_object_get(mf, "map");
+    mk_grid g;
+    bar_oob_grid(&g);
+    if (!mj || bar_map_parse(&m, &g, mj, err)) {
+        if (!mj)
+            mk_error_set(err, "scenario_invalid", "%s: no \"map\" object", path);
+        json_decref(mf);
+        return NULL;
+    }
+    memset(&b, 0, sizeof b);
+    b.o = &o;
+    b.s = &s;
+    b.m = &m;
+    for (int i = 0; i < BAR_OOB_MAX_UNITS; i++)
+        b.uhex[i] = MK_NO_HEX;
+    for (int i = 0; i < BAR_OOB_MAX_LEADERS; i++)
+        b.lhex[i] = MK_NO_HEX;
+    memset(b.side_at, -1, sizeof b.side_at);
+
+    /* Places first, "with" places second (they need the others' hexes). */
+    mk_hex at[BAR_SC_MAX_PLACES];
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < s.nplaces; i++) {
+            const bar_place *pl = &s.place[i];
+            if (pl->variant != 0 || (pl->at == BAR_AT_WITH) != (pass == 1))
+                continue;
+            int side = pl->unit >= 0 ? o.unit[pl->unit].side : o.leader[pl->leader].side;
+            int sp = pl->unit >= 0 ? o.unit[pl->unit].sp : 0;
+            mk_hex h = place_hex(&b, pl, side, sp);
+            at[i] = h;
+            if (h == MK_NO_HEX)
+                continue;
+            if (pl->unit >= 0) {
+                b.uhex[pl->unit] = h;
+                b.sp[h] += sp;
+                b.side_at[h] = (int8_t)side;
+            } else {
+                b.lhex[pl->leader] = h;
+            }
+        }
+
+    json_t *root = json_object();
+    char id[64];
+    snprintf(id, sizeof id, "bar/%s", scen_files[n]);
+    json_object_set_new(root, "ruleset", json_string("bar"));
+    json_object_set_new(root, "id", json_string(id));
+    json_object_set_new(root, "title", json_string(s.title));
+    json_object_set_new(root, "bar_scenario", json_integer(n));
+    json_object_set_new(
+        root, "note",
+        json_string("BUILT FROM data/bar/ (map.json, oob.json, scenarios/) by rules/bar/setup.c. "
+                    "The set-up and reinforcements are the Monmouth text's (each piece names its "
+                    "section); where the text gives an area, the hex is our deterministic choice "
+                    "(docs/bar.md). The map is OUR ORIGINAL SCHEMATIC of the ground, not the "
+                    "published map; strengths and ratings are our estimates (oob.json)."));
+    json_object_set(root, "map", mj);
+    json_t *sides = json_array();
+    json_array_append_new(sides, json_pack("{s:s,s:i,s:s}", "id", "american", "cap", 0, "home", "west"));
+    json_array_append_new(sides, json_pack("{s:s,s:i,s:s}", "id", "british", "cap", 0, "home", "east"));
+    json_object_set_new(root, "sides", sides);
+    json_object_set_new(root, "first", json_string(s.deploys_first == BAR_BRITISH ? "british" : "american"));
+    json_object_set_new(root, "turns", json_integer(s.last_turn - s.first_turn + 1));
+    json_t *units = json_array();
+    for (int i = 0; i < s.nplaces; i++)
+        if (s.place[i].variant == 0)
+            json_array_append_new(units, piece_json(&b, &s.place[i], at[i]));
+    json_object_set_new(root, "units", units);
+    json_decref(mf);
+    return root;
+}

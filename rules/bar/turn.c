@@ -1,0 +1,485 @@
+/* turn.c - the turn: initiative for the first activation, Command
+ * activation with the leader's Initiative roll and its special results
+ * (6.2), Wing Activations as two Commands (2.4a), the End Turn track (1.2d,
+ * 7.x A), the Rally Phase, the hourly Army Morale Check (1.2a C), wounded
+ * leaders' return (6.6e), reinforcements (7.0c: they enter by the `enter`
+ * action during their Command's activation) and victory (7.1d-7.4d).
+ *
+ * Ours (docs/bar.md "The game"; numbers in data/bar/series.json): who
+ * activates first (each side d10 + its Army Leader's Command Rating,
+ * re-rolling ties), then the sides alternate; the End Turn roll; the
+ * Initiative roll (the natural 00-99 roll's special range is the chart's,
+ * otherwise the tens die at most the leader's Initiative passes; a Command
+ * Leader within his Army Leader's Command Range needs no roll); the Wing
+ * Activation roll (a d10 at least the Army Leader's WAN: WAN 7 for
+ * Washington and Clinton, 9 for a replacement, 3.2a B, 4.2a B). */
+#include <stdio.h>
+#include <string.h>
+
+#include "rules/bar/bar_int.h"
+
+static bool can_enter_now(const bar_state *s, const bar_ext *x, int i)
+{
+    return x->p[i].arrive >= 0 && x->p[i].arrive <= s->turn && !(s->pc[i].flags & (BF_ON | BF_ELIM));
+}
+
+bool bar_org_can_activate(const bar_state *s, const mk_scenario *sc, int side, int org)
+{
+    const bar_ext *x = bar_x(sc);
+    if (org < 0 || org >= x->oob.norgs || (s->acted[side] >> org) & 1)
+        return false;
+    int k = x->oob.org[org].kind;
+    if (x->oob.org[org].side != side || (k != BAR_ORG_COMMAND && k != BAR_ORG_INDEPENDENT_COMMAND))
+        return false;
+    for (int i = 0; i < s->npieces; i++) {
+        if (x->p[i].org != org || bar_is_leader(&x->p[i]) || !bar_alive(s, i))
+            continue;
+        if (s->pc[i].hex != MK_NO_HEX || can_enter_now(s, x, i))
+            return true;
+    }
+    return false;
+}
+
+static bool side_can_activate(const bar_state *s, const mk_scenario *sc, int side)
+{
+    for (int o = 0; o < bar_x(sc)->oob.norgs; o++)
+        if (bar_org_can_activate(s, sc, side, o))
+            return true;
+    return false;
+}
+
+static bool leader_ready(const bar_state *s, int l)
+{
+    return l >= 0 && bar_alive(s, l) && s->pc[l].hex != MK_NO_HEX;
+}
+
+int bar_legal_activate(const bar_state *s, const mk_scenario *sc, mk_action *out, int cap)
+{
+    const bar_ext *x = bar_x(sc);
+    int n = 0, norgs = 0;
+    for (int o = 0; o < x->oob.norgs; o++)
+        norgs += bar_org_can_activate(s, sc, s->side, o);
+    int army = x->army_leader[s->side];
+    bool wing = norgs > 1 && s->bonus == 0 && leader_ready(s, army) && x->p[army].wan > 0;
+    for (int o = 0; o < x->oob.norgs && n < cap; o++) {
+        if (!bar_org_can_activate(s, sc, s->side, o))
+            continue;
+        out[n++] = (mk_action){.type = BA_ACTIVATE, .unit = -1, .other = (int16_t)o, .target = -1};
+        if (wing && n < cap)
+            out[n++] = (mk_action){.type = BA_ACTIVATE, .flags = BAF_WING, .unit = -1, .other = (int16_t)o,
+                                   .target = -1};
+    }
+    return n;
+}
+
+/* 1.2a C, 6.2a: the Army Morale Check of a side: the loss level its Army
+ * Loss Record has reached and a die (less the Army Leader's Command
+ * Rating) give the modifier every check of that side carries from now. */
+static void army_morale(bar_state *s, const mk_scenario *sc, int side, int extra, mk_events *ev)
+{
+    const bar_ext *x = bar_x(sc);
+    int boxes = s->loss[side] + bar_artillery_loss_boxes(s->art_lost[side][0], s->art_lost[side][1]);
+    int level = bar_army_loss_level(&x->ch, side, boxes);
+    if (level < 0)
+        return;
+    int army = x->army_leader[side];
+    int die = mk_rng_d10(&s->head.rng);
+    int mod = die + extra - (leader_ready(s, army) ? x->p[army].cr : 0);
+    mk_event *e = bar_ev(ev, "roll", "Monmouth 1.2a C, 6.2a");
+    e->purpose = "army_morale";
+    e->side = (int16_t)side;
+    e->die = 10;
+    e->value = (int16_t)die;
+    e->points = (int16_t)boxes;
+    s->army_mod[side] = (int8_t)bar_army_morale_modifier(&x->ch, level, mod);
+    e->need = s->army_mod[side];
+    if (extra)
+        mk_event_mod(e, extra, "Initiative special result: Army Morale (6.2a A)");
+}
+
+static void set_activation_mp(bar_state *s, const mk_scenario *sc)
+{
+    const bar_ext *x = bar_x(sc);
+    bool limits = bar_scen_switch(&x->scen, "british_initial_limits", 0) && !s->limits_off &&
+                  s->turn <= x->first_turn + 2;
+    for (int i = 0; i < s->npieces; i++) {
+        bar_pc *p = &s->pc[i];
+        p->flags &= (uint8_t)~(BF_FIRED | BF_CC | BF_OOC | BF_MOVED | BF_FULL);
+        p->mp = 0;
+        p->road = 0;
+        if (!bar_piece_active(s, sc, i))
+            continue;
+        const bar_pinfo *pi = &x->p[i];
+        int mp = bar_is_leader(pi) ? x->se.leader_mp_half : pi->mp_half;
+        if (!bar_is_leader(pi) && !s->in_command && !(p->status & BS_ROUTED)) {
+            mp = mp * x->se.ooc_mp_pct / 100;
+            p->flags |= BF_OOC;
+        }
+        if (pi->arrive == s->turn && !(p->flags & BF_ON) && pi->entry_mp_half >= 0 && mp > pi->entry_mp_half)
+            mp = pi->entry_mp_half;
+        /* Monmouth 7.1a (the scenario switch): British units on the map at
+         * the start have 2 MPs (cavalry 4) in the first three turns. */
+        if (limits && pi->side == BAR_BRITISH && pi->arrive < 0 && !bar_is_leader(pi)) {
+            int lim = pi->kind == BK_CAVALRY ? 8 : 4;
+            if (mp > lim)
+                mp = lim;
+        }
+        p->mp = (int8_t)(mp > 127 ? 127 : mp);
+        p->flags |= BF_FULL;
+    }
+}
+
+int bar_apply_activate(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_events *ev,
+                       mk_error *err)
+{
+    const bar_ext *x = bar_x(sc);
+    int side = s->side, org = a->other;
+    s->acted[side] |= 1ull << org;
+    s->org = (int16_t)org;
+    mk_event *e = bar_ev(ev, "activate", "Monmouth 2.4a");
+    e->side = (int16_t)side;
+    e->text = x->oob.org[org].id;
+    int army = x->army_leader[side];
+    if (a->flags & BAF_WING) {   /* 2.4a: a Wing Activation is two Commands */
+        int die = mk_rng_d10(&s->head.rng);
+        mk_event *w = bar_ev(ev, "roll", "Monmouth 2.4a (WAN 3.2a B, 4.2a B)");
+        w->purpose = "wing_activation";
+        w->unit = (int16_t)army;
+        w->die = 10;
+        w->value = (int16_t)die;
+        w->need = x->p[army].wan;
+        w->passed = die >= x->p[army].wan;
+        if (die >= x->p[army].wan)
+            s->bonus = 1;
+    }
+    /* 6.2: the Command Leader's Initiative */
+    int l = x->org_leader[org];
+    s->in_command = 0;
+    if (!leader_ready(s, l)) {
+        mk_event *r = bar_ev(ev, "out_of_command", "Series 7.6c (no Command Leader on the map)");
+        r->side = (int16_t)side;
+    } else if (leader_ready(s, army) &&
+               mk_hex_distance(&sc->map.grid, s->pc[l].hex, s->pc[army].hex) <= x->p[army].range) {
+        s->in_command = 1;
+        mk_event *r = bar_ev(ev, "in_command", "Series 7.4 (within the Army Leader's Command Range)");
+        r->unit = (int16_t)l;
+    } else {
+        int roll = mk_rng_d100(&s->head.rng);
+        int special = bar_initiative_special(&x->ch, side, roll);
+        mk_event *r = bar_ev(ev, "roll", "Monmouth 6.2");
+        r->purpose = "initiative";
+        r->unit = (int16_t)l;
+        r->die = 100;
+        r->value = (int16_t)roll;
+        r->need = x->p[l].initiative;
+        if (special >= 0) {
+            static const char *const names[BAR_NINI] = {"army_morale", "leader_lapse", "confusion",
+                                                        "free_combat", "special_rally",
+                                                        "leader_initiative", "battle_tempo"};
+            r->text = names[special];
+            switch (special) {
+            case BAR_INI_ARMY_MORALE:   /* 2.2b, 6.2a: both sides check, -1 */
+                army_morale(s, sc, BAR_AMERICAN, -1, ev);
+                army_morale(s, sc, BAR_BRITISH, -1, ev);
+                s->in_command = 1;
+                break;
+            case BAR_INI_LEADER_LAPSE:   /* 6.2b: our reduction: this Command is Out of Command */
+            case BAR_INI_CONFUSION:      /* 6.2c: our reduction: Out of Command (half MPs) */
+                break;
+            case BAR_INI_BATTLE_TEMPO:   /* 6.2g: the End Turn marker moves a box */
+                s->marker++;
+                s->in_command = 1;
+                break;
+            default:   /* free combat, special rally, leader initiative: the Command acts */
+                s->in_command = 1;
+                break;
+            }
+        } else {
+            s->in_command = roll / 10 <= x->p[l].initiative;
+        }
+        r->passed = s->in_command;
+    }
+    s->phase = BP_MOVE;
+    set_activation_mp(s, sc);
+    (void)err;
+    return 0;
+}
+
+/* The Rally Phase (2.5, series): a routed unit not next to a formed enemy
+ * rallies to Shaken and Disordered on a Morale Check; Disorder Recovery and
+ * a Shaken unit's recovery the same way. A failed roll changes nothing. */
+static void rally_phase(bar_state *s, const mk_scenario *sc, mk_events *ev)
+{
+    const bar_ext *x = bar_x(sc);
+    for (int i = 0; i < s->npieces; i++) {
+        bar_pc *p = &s->pc[i];
+        if (p->hex == MK_NO_HEX || bar_is_leader(&x->p[i]) || !p->status)
+            continue;
+        mk_hex nb[6];
+        mk_hex_neighbors(&sc->map.grid, p->hex, nb);
+        bool near = false;
+        for (int d = 0; d < 6; d++)
+            near |= nb[d] != MK_NO_HEX && bar_unit_at(s, sc, nb[d], bar_other(x->p[i].side), true);
+        if (near)
+            continue;
+        int roll = mk_rng_d100(&s->head.rng), need = bar_check_target(s, sc, i, 0);
+        mk_event *e = bar_ev(ev, "roll", "Monmouth 2.5 (Rally Phase)");
+        e->unit = (int16_t)i;
+        e->die = 100;
+        e->value = (int16_t)roll;
+        e->need = (int16_t)need;
+        bool pass = roll >= need;
+        e->passed = pass;
+        if (p->status & BS_ROUTED) {
+            e->purpose = "rally";
+            if (pass)
+                p->status = BS_SHAKEN | BS_DISORDERED;
+        } else if (p->status & BS_DISORDERED) {
+            e->purpose = "disorder_recovery";
+            if (pass)
+                p->status &= (uint8_t)~BS_DISORDERED;
+        } else {
+            e->purpose = "shaken_recovery";
+            if (pass)
+                p->status &= (uint8_t)~BS_SHAKEN;
+        }
+    }
+}
+
+/* Wounded leaders come back (6.6e) with a unit of their Command, or any
+ * unit of their side. */
+static void leaders_return(bar_state *s, const mk_scenario *sc, mk_events *ev)
+{
+    const bar_ext *x = bar_x(sc);
+    for (int j = 0; j < s->npieces; j++) {
+        if (!s->pc[j].wounded || --s->pc[j].wounded)
+            continue;
+        mk_hex h = MK_NO_HEX;
+        for (int i = 0; i < s->npieces && h == MK_NO_HEX; i++)
+            if (!bar_is_leader(&x->p[i]) && s->pc[i].hex != MK_NO_HEX && x->p[i].org == x->p[j].org)
+                h = s->pc[i].hex;
+        for (int i = 0; i < s->npieces && h == MK_NO_HEX; i++)
+            if (!bar_is_leader(&x->p[i]) && s->pc[i].hex != MK_NO_HEX && x->p[i].side == x->p[j].side)
+                h = s->pc[i].hex;
+        s->pc[j].hex = h;
+        mk_event *e = bar_ev(ev, "returns", "Monmouth 6.6e");
+        e->unit = (int16_t)j;
+        e->hex = h;
+    }
+}
+
+static void decide(bar_state *s, const mk_scenario *sc, mk_events *ev)
+{
+    const bar_ext *x = bar_x(sc);
+    bar_victory_in in;
+    bar_victory_out out;
+    mk_error err;
+    bar_victory_input(s, sc, &in);
+    s->phase = BP_OVER;
+    if (bar_victory(x->scenario, &in, &out, &err) < 0) {
+        s->winner = -1;
+        s->level = BAR_LEVEL_DRAW;
+        return;
+    }
+    s->winner = (int8_t)out.winner;
+    s->level = (int8_t)out.level;
+    mk_event *e = bar_ev(ev, "game_over", x->scenario == 1 ? "Monmouth 7.1d" : x->scenario == 2 ? "Monmouth 7.2d"
+                                                          : x->scenario == 3 ? "Monmouth 7.3d" : "Monmouth 7.4d");
+    e->side = (int16_t)out.winner;
+    e->value = (int16_t)out.ratio;
+}
+
+int bar_turn_init(bar_state *s, const mk_scenario *sc, mk_events *ev)
+{
+    const bar_ext *x = bar_x(sc);
+    s->acted[0] = s->acted[1] = 0;
+    s->marker = 0;
+    s->bonus = 0;
+    for (int i = 0; i < s->npieces; i++)
+        s->pc[i].flags &= (uint8_t)~BF_ACTED;
+    /* Who activates first: d10 + the Army Leader's Command Rating. */
+    int r[2];
+    for (int tries = 0; tries < 20; tries++) {
+        for (int side = 0; side < 2; side++) {
+            int a = x->army_leader[side];
+            r[side] = mk_rng_d10(&s->head.rng) + (leader_ready(s, a) ? x->p[a].cr : 0);
+        }
+        if (r[0] != r[1])
+            break;
+    }
+    s->first = (int8_t)(r[1] > r[0] ? BAR_BRITISH : BAR_AMERICAN);
+    mk_event *e = bar_ev(ev, "first_activation", "Series (our reconstruction: docs/bar.md)");
+    e->side = s->first;
+    mk_event_value(e, r[0]);
+    mk_event_value(e, r[1]);
+    s->side = s->first;
+    s->phase = BP_ACTIVATE;
+    if (!side_can_activate(s, sc, s->side))
+        s->side = (int8_t)bar_other(s->side);
+    if (!side_can_activate(s, sc, s->side))
+        bar_end_activation(s, sc, ev);   /* nothing to do: the turn passes */
+    return 0;
+}
+
+static void note_objectives(bar_state *s, const mk_scenario *sc)
+{
+    const bar_ext *x = bar_x(sc);
+    const bar_sc_victory *v = &x->scen.victory;
+    for (int i = 0; i < s->npieces; i++) {
+        const bar_pc *p = &s->pc[i];
+        if (p->hex == MK_NO_HEX || bar_is_leader(&x->p[i]) || (p->status & BS_ROUTED))
+            continue;
+        if (x->p[i].side == BAR_AMERICAN && v->threat_hex != MK_NO_HEX &&
+            mk_hex_distance(&sc->map.grid, p->hex, v->threat_hex) <= 1)
+            s->american_e3915 = true;   /* 7.1d E */
+        for (int k = 0; k < v->norchard; k++)   /* 7.1d B: who entered last */
+            if (p->hex == v->orchard[k])
+                s->orchard = (uint8_t)(x->p[i].side == BAR_BRITISH ? s->orchard | 1u << k : s->orchard & ~(1u << k));
+        if (x->p[i].side == BAR_BRITISH)
+            for (int k = 0; k < v->nadvance; k++)
+                if (p->hex == v->advance[k])
+                    s->advance |= (uint16_t)(1u << k);
+    }
+}
+
+void bar_end_activation(bar_state *s, const mk_scenario *sc, mk_events *ev)
+{
+    const bar_ext *x = bar_x(sc);
+    note_objectives(s, sc);
+    for (int i = 0; i < s->npieces; i++) {
+        s->pc[i].mp = 0;
+        s->pc[i].flags &= (uint8_t)~(BF_FIRED | BF_CC | BF_OOC | BF_MOVED | BF_FULL);
+    }
+    s->phase = BP_ACTIVATE;
+    bool more = side_can_activate(s, sc, 0) || side_can_activate(s, sc, 1);
+    bool end = !more;
+    if (more) {
+        /* the End Turn track: a box per activation, then a roll each time */
+        s->marker++;
+        int etn = bar_end_turn_number(x->scenario, s->turn);
+        if (s->marker > etn) {
+            int die = mk_rng_d10(&s->head.rng);
+            int need = (s->marker - etn) * x->se.end_turn_pct / 10;
+            mk_event *e = bar_ev(ev, "roll", "Monmouth 1.2d, 7.x A (End Turn Number; our roll)");
+            e->purpose = "end_turn";
+            e->die = 10;
+            e->value = (int16_t)die;
+            e->need = (int16_t)need;
+            e->points = s->marker;
+            e->passed = die < need;
+            end = die < need;
+        }
+    }
+    if (!end) {
+        int next = s->bonus ? s->side : bar_other(s->side);
+        s->bonus = 0;
+        if (!side_can_activate(s, sc, next))
+            next = bar_other(next);
+        s->side = (int8_t)next;
+        return;
+    }
+    /* the end of the turn */
+    rally_phase(s, sc, ev);
+    if (s->turn % 3 == 2) {   /* the last turn of an hour: Army Morale Check Phase */
+        army_morale(s, sc, BAR_AMERICAN, 0, ev);
+        army_morale(s, sc, BAR_BRITISH, 0, ev);
+    }
+    mk_event *e = bar_ev(ev, "turn_end", "Monmouth 1.2d");
+    e->value = s->turn;
+    if (s->turn >= x->victory_turn) {
+        decide(s, sc, ev);
+        return;
+    }
+    s->turn++;
+    leaders_return(s, sc, ev);
+    bar_turn_init(s, sc, ev);
+}
+
+/* 7.1d C-D: the British line of communications, road hexes from W2220 to
+ * E3915, is interdicted when a non-Routed American unit or its ZOC is on
+ * one of them (our reduction: the fire clause is not checked). */
+static bool interdicted(const bar_state *s, const mk_scenario *sc)
+{
+    const bar_ext *x = bar_x(sc);
+    const mk_grid *g = &sc->map.grid;
+    mk_hex from = x->scen.victory.hold_hex, to = x->scen.victory.threat_hex;
+    if (from == MK_NO_HEX || to == MK_NO_HEX)
+        return false;
+    int16_t prev[MK_MAX_HEX];
+    mk_hex q[MK_MAX_HEX];
+    for (int h = 0; h < mk_grid_size(g); h++)
+        prev[h] = -2;
+    int qh = 0, qt = 0;
+    q[qt++] = from;
+    prev[from] = -1;
+    while (qh < qt && prev[to] == -2) {
+        mk_hex h = q[qh++];
+        for (int d = 0; d < 6; d++) {
+            mk_hex nb = mk_hex_neighbor(g, h, d);
+            if (nb != MK_NO_HEX && prev[nb] == -2 && bar_road(&x->map, h, nb)) {
+                prev[nb] = h;
+                q[qt++] = nb;
+            }
+        }
+    }
+    if (prev[to] == -2)
+        return true;   /* no road at all: cut */
+    for (mk_hex h = to; h != -1; h = prev[h])
+        if (bar_unit_at(s, sc, h, BAR_AMERICAN, true) || bar_in_ezoc(s, sc, BAR_BRITISH, h))
+            return true;
+    return false;
+}
+
+void bar_victory_input(const bar_state *s, const mk_scenario *sc, bar_victory_in *in)
+{
+    const bar_ext *x = bar_x(sc);
+    const bar_sc_victory *v = &x->scen.victory;
+    memset(in, 0, sizeof *in);
+    for (int side = 0; side < 2; side++) {
+        in->loss[side] = s->loss[side] + bar_artillery_loss_boxes(s->art_lost[side][0], s->art_lost[side][1]);
+        in->sp_lost[side] = s->sp_lost[side];
+    }
+    in->orchard = v->norchard > 0 && s->orchard == (1u << v->norchard) - 1;
+    for (int i = 0; i < s->npieces; i++) {
+        const bar_pc *p = &s->pc[i];
+        if (p->hex == MK_NO_HEX || bar_is_leader(&x->p[i]) || x->p[i].side != BAR_BRITISH)
+            continue;
+        in->british_on_map++;
+        if (!(p->status & BS_ROUTED) && v->hold_hex != MK_NO_HEX &&
+            mk_hex_distance(&sc->map.grid, p->hex, v->hold_hex) <= 1)
+            in->w2220 = true;
+    }
+    in->interdicted = in->w2220 && interdicted(s, sc);
+    in->american_e3915 = s->american_e3915;
+    in->advance = s->advance;
+}
+
+void bar_result(const void *st, const mk_scenario *sc, mk_result *out)
+{
+    const bar_state *s = st;
+    const bar_ext *x = bar_x(sc);
+    static const char *const levels[] = {"draw", "marginal", "minor", "major"};
+    out->winner = s->phase == BP_OVER ? s->winner : -1;
+    out->level = s->phase != BP_OVER ? "none" : levels[s->level >= 0 && s->level <= 3 ? s->level : 0];
+    if (s->phase != BP_OVER) {
+        snprintf(out->reason, sizeof out->reason, "not over");
+        return;
+    }
+    bar_victory_in in;
+    bar_victory_out v;
+    mk_error err;
+    bar_victory_input(s, sc, &in);
+    if (bar_victory(x->scenario, &in, &v, &err) < 0) {
+        snprintf(out->reason, sizeof out->reason, "%s", err.msg);
+        return;
+    }
+    if (v.auto_draw)
+        snprintf(out->reason, sizeof out->reason, "automatic draw: losses American %d, British %d (Monmouth 7.%dd)",
+                 in.loss[0], in.loss[1], x->scenario);
+    else if (x->scenario == 1)
+        snprintf(out->reason, sizeof out->reason, "victory ratio %d.%02d (American %d / British %d, modifiers %+d.%02d; Monmouth 7.1d)",
+                 v.ratio / 100, v.ratio % 100, v.am_total, v.br_total, v.modifier / 100, abs(v.modifier % 100));
+    else
+        snprintf(out->reason, sizeof out->reason, "victory ratio %d.%d (American %d, British %d; Monmouth 7.%dd)",
+                 v.ratio / 10, v.ratio % 10, v.am_total, v.br_total, x->scenario);
+}
