@@ -150,6 +150,7 @@ int bar_bearing12(const mk_grid *g, mk_hex a, mk_hex b);   /* 0-11 */
 int bar_dir_step(int dir);                                 /* core direction -> 0-11 */
 int bar_move_class_of(const bar_pinfo *p, int form);
 bool bar_piece_active(const bar_state *s, const mk_scenario *sc, int i);
+int bar_org_leader(const mk_scenario *sc, int org);
 int bar_check_target(const bar_state *s, const mk_scenario *sc, int i, int mod);
 int bar_do_check(bar_state *s, const mk_scenario *sc, int i, char kind, char letter, int mod,
                  const char *rule, mk_events *ev);

@@ -226,8 +226,12 @@ static int prepare(mk_scenario *sc, mk_error *err)
             p->cv = U->cv;
             p->mp_half = U->mp_half;
             p->skirmish = U->skirmish;
+            /* Independents: the text's, the Loyalist Corps and Flank
+             * Guards (groups), and units directly under a Wing or the Army
+             * (Lt/COR): they activate with a Command (Series 6.4) */
             p->independent = U->independent || U->command < 0 ||
-                             x->oob.org[U->command].kind == BAR_ORG_GROUP;
+                             (x->oob.org[U->command].kind != BAR_ORG_COMMAND &&
+                              x->oob.org[U->command].kind != BAR_ORG_INDEPENDENT_COMMAND);
             p->org = U->command;
             int want = U->type == BAR_UT_CAVALRY ? BK_CAVALRY
                        : U->type >= BAR_UT_ART_FIELD ? BK_ARTILLERY
@@ -371,6 +375,19 @@ int bar_move_class_of(const bar_pinfo *p, int form)
                : BAR_MV_LINE;
 }
 
+/* The leader who activates org: its Command Leader, or for the Army
+ * (Monmouth 4.2b A: Clinton as the Command Leader of the Independents) the
+ * Army Leader. */
+int bar_org_leader(const mk_scenario *sc, int org)
+{
+    const bar_ext *x = bar_x(sc);
+    if (org < 0)
+        return -1;
+    if (x->oob.org[org].kind == BAR_ORG_ARMY)
+        return x->army_leader[x->oob.org[org].side];
+    return x->org_leader[org];
+}
+
 /* Does piece i take part in the current activation? Units of the Command;
  * Independents (and the Loyalist Corps, Flank Guards) within the leader's
  * Command Range that have not acted this turn; leaders: the Command's own,
@@ -389,7 +406,7 @@ bool bar_piece_active(const bar_state *s, const mk_scenario *sc, int i)
         return p->role != BAR_LR_COMMAND;
     if (!p->independent)
         return false;
-    int l = x->org_leader[s->org];
+    int l = bar_org_leader(sc, s->org);
     if (l < 0 || s->pc[l].hex == MK_NO_HEX || s->pc[i].hex == MK_NO_HEX)
         return s->pc[i].hex == MK_NO_HEX && p->arrive >= 0 && p->arrive <= s->turn;
     return mk_hex_distance(&sc->map.grid, s->pc[i].hex, s->pc[l].hex) <= x->p[l].range;
@@ -601,7 +618,10 @@ static int init(void *st, const mk_scenario *sc, uint64_t options, uint64_t seed
         if (p->hex != MK_NO_HEX)
             p->flags |= BF_ON;
     }
-    return bar_turn_init(s, sc, ev);
+    /* ev may be NULL (ruleset.h init; sim's matches pass none) */
+    mk_events none;
+    mk_events_init(&none, NULL, 0);
+    return bar_turn_init(s, sc, ev ? ev : &none);
 }
 
 static int legal(const void *st, const mk_scenario *sc, mk_action *out, int cap)

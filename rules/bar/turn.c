@@ -18,6 +18,11 @@
 
 #include "rules/bar/bar_int.h"
 
+static bool leader_ready(const bar_state *s, int l)
+{
+    return l >= 0 && bar_alive(s, l) && s->pc[l].hex != MK_NO_HEX;
+}
+
 static bool can_enter_now(const bar_state *s, const bar_ext *x, int i)
 {
     return x->p[i].arrive >= 0 && x->p[i].arrive <= s->turn && !(s->pc[i].flags & (BF_ON | BF_ELIM));
@@ -29,7 +34,21 @@ bool bar_org_can_activate(const bar_state *s, const mk_scenario *sc, int side, i
     if (org < 0 || org >= x->oob.norgs || (s->acted[side] >> org) & 1)
         return false;
     int k = x->oob.org[org].kind;
-    if (x->oob.org[org].side != side || (k != BAR_ORG_COMMAND && k != BAR_ORG_INDEPENDENT_COMMAND))
+    if (x->oob.org[org].side != side)
+        return false;
+    if (k == BAR_ORG_ARMY) {
+        /* Monmouth 4.2b A: in the 10:00 and 10:20 AM turns Clinton
+         * activates himself and the Independents on the map */
+        if (side != BAR_BRITISH || !bar_scen_switch(&x->scen, "clinton_commands_independents", 0) ||
+            s->turn > x->first_turn + 1 || !leader_ready(s, x->army_leader[side]))
+            return false;
+        for (int i = 0; i < s->npieces; i++)
+            if (x->p[i].side == side && x->p[i].independent && s->pc[i].hex != MK_NO_HEX &&
+                !(s->pc[i].flags & BF_ACTED))
+                return true;
+        return false;
+    }
+    if (k != BAR_ORG_COMMAND && k != BAR_ORG_INDEPENDENT_COMMAND)
         return false;
     for (int i = 0; i < s->npieces; i++) {
         if (x->p[i].org != org || bar_is_leader(&x->p[i]) || !bar_alive(s, i))
@@ -46,11 +65,6 @@ static bool side_can_activate(const bar_state *s, const mk_scenario *sc, int sid
         if (bar_org_can_activate(s, sc, side, o))
             return true;
     return false;
-}
-
-static bool leader_ready(const bar_state *s, int l)
-{
-    return l >= 0 && bar_alive(s, l) && s->pc[l].hex != MK_NO_HEX;
 }
 
 int bar_legal_activate(const bar_state *s, const mk_scenario *sc, mk_action *out, int cap)
@@ -153,7 +167,7 @@ int bar_apply_activate(bar_state *s, const mk_scenario *sc, const mk_action *a, 
             s->bonus = 1;
     }
     /* 6.2: the Command Leader's Initiative */
-    int l = x->org_leader[org];
+    int l = bar_org_leader(sc, org);
     s->in_command = 0;
     if (!leader_ready(s, l)) {
         mk_event *r = bar_ev(ev, "out_of_command", "Series 7.6c (no Command Leader on the map)");

@@ -1,0 +1,482 @@
+/* test_bar_play.c - the Monmouth (BAR) game's procedures with forced dice,
+ * each test named by the section it checks. Positions are built on
+ * scenario 1's map and pieces: every piece is taken off the map, then the
+ * test places the ones it needs (place) and sets the phase. */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "rules/bar/bar_int.h"
+#include "rules/rules.h"
+
+static mk_scenario *sc;
+static const bar_ext *x;
+static bar_state st, *s = &st;
+static mk_event evs[512];
+static mk_events ev;
+
+static int pid(const char *id)
+{
+    int i = mk_scenario_unit(sc, id);
+    if (i < 0)
+        fprintf(stderr, "no piece %s\n", id);
+    return i;
+}
+
+static mk_hex hx(const char *label)
+{
+    mk_hex h = MK_NO_HEX;
+    mk_hex_parse(&sc->map.grid, label, &h, NULL, 0);
+    return h;
+}
+
+static void force(int n, ...)
+{
+    int v[32];
+    va_list ap;
+    va_start(ap, n);
+    for (int i = 0; i < n; i++)
+        v[i] = va_arg(ap, int);
+    va_end(ap);
+    mk_rng_clear_forced(&s->head.rng);
+    CHECK_EQ(mk_rng_force(&s->head.rng, v, n), 0);
+}
+
+static int act(const char *js)
+{
+    json_error_t je;
+    json_t *o = json_loads(js, 0, &je);
+    mk_action a;
+    mk_error err = {0};
+    int rc = -1;
+    if (o && sc->rs->action_parse(s, sc, o, &a, &err) == 0) {
+        mk_events_init(&ev, evs, 512);
+        rc = sc->rs->apply(s, sc, &a, &ev, &err);
+    }
+    if (rc)
+        fprintf(stderr, "  (refused: %s: %s)\n", js, err.msg);
+    json_decref(o);
+    return rc;
+}
+
+/* The first event of a type/purpose in the last action, or NULL. */
+static const mk_event *find_ev(const char *type, const char *purpose)
+{
+    for (int k = 0; k < ev.n; k++)
+        if (!strcmp(ev.ev[k].type, type) && (!purpose || (ev.ev[k].purpose && !strcmp(ev.ev[k].purpose, purpose))))
+            return &ev.ev[k];
+    return NULL;
+}
+
+/* Scenario 1 at 10:00 AM with nothing on the map. */
+static void empty(int turn_offset)
+{
+    memset(s, 0, sizeof *s);
+    mk_events_init(&ev, evs, 512);
+    CHECK_EQ(sc->rs->init(s, sc, 0, 7, &ev, NULL), 0);
+    for (int i = 0; i < s->npieces; i++) {
+        s->pc[i].hex = MK_NO_HEX;
+        s->pc[i].flags = BF_ELIM;   /* out of the way: no arrivals either */
+        s->pc[i].status = 0;
+    }
+    s->turn = (int16_t)(x->first_turn + turn_offset);
+    s->phase = BP_ACTIVATE;
+    s->marker = 0;
+    s->acted[0] = s->acted[1] = 0;
+}
+
+static void place(const char *id, const char *hex, int form, int facing_deg)
+{
+    int i = pid(id);
+    s->pc[i].hex = hx(hex);
+    s->pc[i].flags = BF_ON;
+    s->pc[i].sp = x->p[i].sp;
+    s->pc[i].form = (uint8_t)form;
+    s->pc[i].facing = (uint8_t)(facing_deg / 30);
+}
+
+/* 6.2: a Command Leader outside his Army Leader's range rolls for
+ * Initiative: the tens die at most his Initiative passes, 00-09 are the
+ * special results; failing, his units have half their MA (Series 7.6c). */
+static void test_initiative(void)
+{
+    int gd = pid("GD/LEE"), patt = pid("Patt/GD");
+    CHECK_EQ(x->p[gd].initiative, 3);
+    CHECK_EQ(x->p[patt].mp_half, 10);
+    /* pass: 35 -> tens 3 <= 3 */
+    empty(0);
+    place("GD/LEE", "E2019", BAR_FM_LINE, 90);
+    place("Patt/GD", "E2019", BAR_FM_LINE, 90);
+    s->side = BAR_AMERICAN;
+    /* a Command that cannot act is refused: JD has nothing on the map */
+    CHECK(act("{\"type\":\"activate\",\"command\":\"JD\"}") < 0);
+    CHECK_EQ(s->phase, BP_ACTIVATE);
+    force(1, 35);
+    CHECK_EQ(act("{\"type\":\"activate\",\"command\":\"GD\"}"), 0);
+    const mk_event *e = find_ev("roll", "initiative");
+    CHECK(e && e->value == 35 && e->passed == 1);
+    CHECK_EQ(s->in_command, 1);
+    CHECK_EQ(s->phase, BP_MOVE);
+    CHECK_EQ(s->pc[patt].mp, 10);
+    CHECK(!(s->pc[patt].flags & BF_OOC));
+    /* fail: 45 -> tens 4 > 3: Out of Command, half MPs, no Close Combat */
+    empty(0);
+    place("GD/LEE", "E2019", BAR_FM_LINE, 90);
+    place("Patt/GD", "E2019", BAR_FM_LINE, 90);
+    s->side = BAR_AMERICAN;
+    force(1, 45);
+    CHECK_EQ(act("{\"type\":\"activate\",\"command\":\"GD\"}"), 0);
+    CHECK_EQ(s->in_command, 0);
+    CHECK_EQ(s->pc[patt].mp, 10 * x->se.ooc_mp_pct / 100);
+    CHECK(s->pc[patt].flags & BF_OOC);
+    /* 04: an American special result (free combat on our chart): the Command acts */
+    empty(0);
+    place("GD/LEE", "E2019", BAR_FM_LINE, 90);
+    place("Patt/GD", "E2019", BAR_FM_LINE, 90);
+    s->side = BAR_AMERICAN;
+    force(1, 4);
+    CHECK_EQ(act("{\"type\":\"activate\",\"command\":\"GD\"}"), 0);
+    e = find_ev("roll", "initiative");
+    CHECK(e && e->text && !strcmp(e->text, "free_combat"));
+    CHECK_EQ(s->in_command, 1);
+}
+
+/* 2.4a: a Wing Activation activates two Commands: the Army Leader's WAN
+ * (Clinton 7, 4.2a B) on a d10 (ours: at least the WAN); a Command Leader
+ * in the Army Leader's Command Range needs no Initiative roll. */
+static void test_wing_activation(void)
+{
+    empty(2);   /* 10:40 AM */
+    place("HC", "E3020", BAR_FM_LINE, 270);
+    place("HG/COR", "E3020", BAR_FM_LINE, 270);
+    place("Len/HG", "E3020", BAR_FM_LINE, 270);
+    place("5th/COR", "E3120", BAR_FM_LINE, 270);
+    place("63/5th", "E3120", BAR_FM_LINE, 270);
+    place("GD/LEE", "E2019", BAR_FM_LINE, 90);
+    place("Patt/GD", "E2019", BAR_FM_LINE, 90);
+    s->side = BAR_BRITISH;
+    CHECK_EQ(x->p[pid("HC")].wan, 7);
+    force(1, 7);
+    CHECK_EQ(act("{\"type\":\"activate\",\"command\":\"HG\",\"wing\":true}"), 0);
+    const mk_event *e = find_ev("roll", "wing_activation");
+    CHECK(e && e->value == 7 && e->passed == 1);
+    CHECK(find_ev("in_command", NULL) != NULL);   /* Kospoth within Clinton's range */
+    CHECK_EQ(s->bonus, 1);
+    force(0);
+    CHECK_EQ(act("{\"type\":\"next\"}"), 0);
+    CHECK_EQ(act("{\"type\":\"next\"}"), 0);
+    CHECK_EQ(act("{\"type\":\"next\"}"), 0);
+    CHECK_EQ(s->phase, BP_ACTIVATE);
+    CHECK_EQ(s->side, BAR_BRITISH);   /* the second Command */
+    CHECK_EQ(act("{\"type\":\"activate\",\"command\":\"5th\"}"), 0);
+    CHECK_EQ(act("{\"type\":\"next\"}"), 0);
+    CHECK_EQ(act("{\"type\":\"next\"}"), 0);
+    CHECK_EQ(act("{\"type\":\"next\"}"), 0);
+    CHECK_EQ(s->side, BAR_AMERICAN);   /* then the other side */
+    /* a failed Wing roll: 6 < 7 */
+    empty(2);
+    place("HC", "E3020", BAR_FM_LINE, 270);
+    place("HG/COR", "E3020", BAR_FM_LINE, 270);
+    place("Len/HG", "E3020", BAR_FM_LINE, 270);
+    place("5th/COR", "E3120", BAR_FM_LINE, 270);
+    place("63/5th", "E3120", BAR_FM_LINE, 270);
+    s->side = BAR_BRITISH;
+    force(1, 6);
+    CHECK_EQ(act("{\"type\":\"activate\",\"command\":\"HG\",\"wing\":true}"), 0);
+    CHECK_EQ(s->bonus, 0);
+}
+
+/* 1.2d, 7.1a A: End Turn Number 7 in scenario 1; past it a d10 below
+ * (boxes past) x end_turn_pct / 10 ends the turn. */
+static void test_end_turn(void)
+{
+    CHECK_EQ(bar_end_turn_number(1, x->first_turn), 7);
+    for (int die = 0; die <= 1; die++) {
+        empty(0);
+        place("GD/LEE", "E2019", BAR_FM_LINE, 90);
+        place("Patt/GD", "E2019", BAR_FM_LINE, 90);
+        place("LAF/LEE", "E1525", BAR_FM_LINE, 90);
+        place("LBn/LAF", "E1525", BAR_FM_LINE, 90);
+        s->side = BAR_AMERICAN;
+        s->marker = 7;
+        force(1, 35);
+        CHECK_EQ(act("{\"type\":\"activate\",\"command\":\"GD\"}"), 0);
+        CHECK_EQ(act("{\"type\":\"next\"}"), 0);
+        CHECK_EQ(act("{\"type\":\"next\"}"), 0);
+        force(6, die, 5, 5, 5, 5, 5);   /* end-turn die, then whatever follows */
+        int turn = s->turn;
+        CHECK_EQ(act("{\"type\":\"next\"}"), 0);
+        const mk_event *e = find_ev("roll", "end_turn");
+        CHECK(e && e->value == die && e->need == (8 - 7) * x->se.end_turn_pct / 10);
+        if (die == 0) {   /* 0 < 1: the turn ends */
+            CHECK_EQ(s->turn, turn + 1);
+            CHECK(find_ev("turn_end", NULL) != NULL);
+            CHECK_EQ(s->marker, 0);
+        } else {
+            CHECK_EQ(s->turn, turn);
+            CHECK_EQ(s->marker, 8);
+        }
+    }
+}
+
+/* 5.2g: in Road Column along a major road, three hexes per 1/2 MP. */
+static void test_road_movement(void)
+{
+    empty(0);
+    /* follow the major road west from E3915 */
+    mk_hex path[5];
+    path[0] = hx("E3915");
+    for (int k = 1; k < 5; k++) {
+        path[k] = MK_NO_HEX;
+        for (int d = 0; d < 6; d++) {
+            mk_hex nb = mk_hex_neighbor(&sc->map.grid, path[k - 1], d);
+            if (nb != MK_NO_HEX && (k < 2 || nb != path[k - 2]) && bar_road(&x->map, path[k - 1], nb) == BAR_ROAD_MAJOR)
+                path[k] = nb;
+        }
+        CHECK(path[k] != MK_NO_HEX);
+    }
+    char lb[5][MK_HEX_LABEL_MAX];
+    for (int k = 0; k < 5; k++)
+        mk_hex_label(&sc->map.grid, path[k], lb[k]);
+    place("HC", lb[0], BAR_FM_LINE, 270);
+    place("63/5th", lb[0], BAR_FM_ROAD_COLUMN, 270);
+    place("5th/COR", lb[0], BAR_FM_LINE, 270);
+    place("GD/LEE", "E0210", BAR_FM_LINE, 90);
+    place("Patt/GD", "E0210", BAR_FM_LINE, 90);
+    s->turn = (int16_t)(x->first_turn + 3);   /* 11:00 AM: no initial limits */
+    s->side = BAR_BRITISH;
+    CHECK_EQ(act("{\"type\":\"activate\",\"command\":\"5th\"}"), 0);
+    int u = pid("63/5th");
+    int mp0 = s->pc[u].mp;
+    int want[4] = {1, 0, 0, 1};   /* half MPs per hex: a new run every three */
+    for (int k = 1; k < 5; k++) {
+        char js[128];
+        snprintf(js, sizeof js, "{\"type\":\"move\",\"unit\":\"63/5th\",\"path\":[\"%s\"]}", lb[k]);
+        int before = s->pc[u].mp;
+        CHECK_EQ(act(js), 0);
+        CHECK_EQ(before - s->pc[u].mp, want[k - 1]);
+    }
+    CHECK_EQ(mp0 - s->pc[u].mp, 2);
+    CHECK_EQ(s->pc[u].hex, path[4]);
+}
+
+/* Facing (series): a Line moves only into its front hexes; an enemy's
+ * front hex stops movement (ZOC); stacking in SPs (2.1c, TEC). */
+static void test_line_zoc_stacking(void)
+{
+    empty(3);
+    place("GD/LEE", "E2019", BAR_FM_LINE, 90);
+    place("Va Bn/GD", "E2019", BAR_FM_LINE, 90);   /* faces east: front is 60 and 120 */
+    s->side = BAR_AMERICAN;
+    force(1, 35);
+    CHECK_EQ(act("{\"type\":\"activate\",\"command\":\"GD\"}"), 0);
+    int u = pid("Va Bn/GD");
+    mk_hex back = mk_hex_neighbor(&sc->map.grid, hx("E2019"), 4);   /* NW: rear */
+    char lb[MK_HEX_LABEL_MAX], js[128];
+    snprintf(js, sizeof js, "{\"type\":\"move\",\"unit\":\"Va Bn/GD\",\"path\":[\"%s\"]}",
+             mk_hex_label(&sc->map.grid, back, lb));
+    CHECK(act(js) < 0);   /* not a front hex */
+    CHECK(bar_is_front(s, sc, u, mk_hex_neighbor(&sc->map.grid, hx("E2019"), 0)));
+    CHECK(bar_is_front(s, sc, u, mk_hex_neighbor(&sc->map.grid, hx("E2019"), 1)));
+    CHECK(!bar_is_front(s, sc, u, mk_hex_neighbor(&sc->map.grid, hx("E2019"), 2)));
+    CHECK(!bar_is_front(s, sc, u, mk_hex_neighbor(&sc->map.grid, hx("E2019"), 5)));
+    /* a British Line two hexes east facing west: entering its front stops */
+    mk_hex ne = mk_hex_neighbor(&sc->map.grid, hx("E2019"), 0);
+    mk_hex far = mk_hex_neighbor(&sc->map.grid, ne, 1);   /* SE of NE: two hexes east */
+    place("63/5th", mk_hex_label(&sc->map.grid, far, lb), BAR_FM_LINE, 270);
+    CHECK(bar_in_ezoc(s, sc, BAR_AMERICAN, ne));
+    snprintf(js, sizeof js, "{\"type\":\"move\",\"unit\":\"Va Bn/GD\",\"path\":[\"%s\"]}",
+             mk_hex_label(&sc->map.grid, ne, lb));
+    int rc = act(js);
+    if (rc == 0) {
+        CHECK_EQ(s->pc[u].mp, 0);
+        CHECK(find_ev("zoc", NULL) != NULL);
+    } else {
+        CHECK(x->map.terrain[ne] != BAR_T_OPEN);   /* only terrain may refuse it */
+    }
+    /* stacking: Line 12 SPs (our chart): 6 + 4 + 3 fits not */
+    CHECK(bar_stack_limit(s, sc, hx("E2019"), 6, BAR_FM_LINE) <= 0 ||
+          bar_stack_sp(s, sc, hx("E2019"), -1) + 6 > x->ch.stacking[BAR_FM_LINE]);
+    CHECK_EQ(bar_stack_limit(s, sc, hx("E0101"), 13, BAR_FM_LINE), 13 - x->ch.stacking[BAR_FM_LINE]);
+}
+
+/* 6.3-6.4: fire strength, the column, the forced roll's SPs and the
+ * Morale Check on an even roll with a loss. */
+static void test_fire(void)
+{
+    empty(3);
+    place("GD/LEE", "E2019", BAR_FM_LINE, 90);
+    place("Va Bn/GD", "E2019", BAR_FM_LINE, 90);   /* 6 SPs, Line row */
+    mk_hex ne = mk_hex_neighbor(&sc->map.grid, hx("E2019"), 0);
+    char lb[MK_HEX_LABEL_MAX], js[160];
+    mk_hex_label(&sc->map.grid, ne, lb);
+    place("63/5th", lb, BAR_FM_LINE, 270);
+    s->side = BAR_AMERICAN;
+    force(1, 35);
+    CHECK_EQ(act("{\"type\":\"activate\",\"command\":\"GD\"}"), 0);
+    CHECK_EQ(act("{\"type\":\"next\"}"), 0);
+    CHECK_EQ(s->phase, BP_FIRE);
+    int u = pid("Va Bn/GD"), t = pid("63/5th"), col;
+    int str = bar_fire_strength_of(s, sc, u, ne, &col);
+    /* 6 SPs x the Line multiple at 1 hex (charts.json) */
+    CHECK_EQ(str, 6 * x->ch.row[BAR_FR_LINE].mult[0]);
+    CHECK_EQ(col, bar_fire_column(&x->ch, str, bar_fire_defence(&x->ch, x->map.terrain[ne], false)));
+    CHECK(col >= 0);
+    /* the top band of the column: the most SPs; 98 is even: a Morale Check */
+    int nb = x->ch.fire.nbands[col];
+    int want_sp = x->ch.fire.band[col][nb - 1].sp;
+    force(3, 98, 99, 99);   /* fire roll, then the morale check roll (passes) */
+    snprintf(js, sizeof js, "{\"type\":\"fire\",\"unit\":\"Va Bn/GD\",\"target\":\"%s\"}", lb);
+    CHECK_EQ(act(js), 0);
+    CHECK_EQ(s->pc[t].sp, x->p[t].sp - want_sp);
+    CHECK_EQ(s->loss[BAR_BRITISH], want_sp);
+    CHECK_EQ(s->sp_lost[BAR_BRITISH], want_sp);
+    CHECK(find_ev("roll", "morale_check") != NULL);
+    CHECK(s->pc[u].flags & BF_FIRED);
+    CHECK(act(js) < 0);   /* once per segment */
+    /* a miss: 11 is below every band of a low column */
+    empty(3);
+    place("GD/LEE", "E2019", BAR_FM_LINE, 90);
+    place("Va Bn/GD", "E2019", BAR_FM_LINE, 90);
+    place("63/5th", lb, BAR_FM_LINE, 270);
+    s->side = BAR_AMERICAN;
+    force(1, 35);
+    CHECK_EQ(act("{\"type\":\"activate\",\"command\":\"GD\"}"), 0);
+    CHECK_EQ(act("{\"type\":\"next\"}"), 0);
+    force(1, 11);
+    CHECK_EQ(act(js), 0);
+    CHECK_EQ(s->pc[t].sp, x->p[t].sp);
+    CHECK(find_ev("roll", "morale_check") == NULL);
+    /* 6.3: a natural 00-09 is a special result and the fire is rolled again */
+    empty(3);
+    place("GD/LEE", "E2019", BAR_FM_LINE, 90);
+    place("Va Bn/GD", "E2019", BAR_FM_LINE, 90);
+    place("63/5th", lb, BAR_FM_LINE, 270);
+    s->side = BAR_AMERICAN;
+    force(1, 35);
+    CHECK_EQ(act("{\"type\":\"activate\",\"command\":\"GD\"}"), 0);
+    CHECK_EQ(act("{\"type\":\"next\"}"), 0);
+    force(3, 3, 11, 50);
+    CHECK_EQ(act(js), 0);
+    const mk_event *sp = find_ev("special", NULL);
+    CHECK(sp != NULL);
+    const mk_event *r = find_ev("roll", "fire");
+    CHECK(r && r->value == 3 && r->nvalues >= 1 && r->values[0] == 11);
+}
+
+/* Series 14 with our table: the CV difference moves the roll; the loser
+ * retreats a hex Disordered and checks morale; the winner advances. */
+static void test_close_combat(void)
+{
+    empty(3);
+    place("GD/LEE", "E2019", BAR_FM_LINE, 90);
+    place("Va Bn/GD", "E2019", BAR_FM_ATTACK_COLUMN, 90);
+    mk_hex ne = mk_hex_neighbor(&sc->map.grid, hx("E2019"), 0);
+    char lb[MK_HEX_LABEL_MAX], js[160];
+    mk_hex_label(&sc->map.grid, ne, lb);
+    place("63/5th", lb, BAR_FM_LINE, 270);
+    s->side = BAR_AMERICAN;
+    force(1, 35);
+    CHECK_EQ(act("{\"type\":\"activate\",\"command\":\"GD\"}"), 0);
+    CHECK_EQ(act("{\"type\":\"next\"}"), 0);
+    CHECK_EQ(act("{\"type\":\"next\"}"), 0);
+    CHECK_EQ(s->phase, BP_CC);
+    int u = pid("Va Bn/GD"), t = pid("63/5th");
+    force(2, 95, 99);   /* the roll, the loser's morale check (passes) */
+    snprintf(js, sizeof js, "{\"type\":\"close_combat\",\"unit\":\"Va Bn/GD\",\"target\":\"%s\"}", lb);
+    CHECK_EQ(act(js), 0);
+    const mk_event *r = find_ev("roll", "close_combat");
+    CHECK(r != NULL);
+    if (r) {
+        int tmod = bar_cv_modifier(&x->ch, x->map.terrain[hx("E2019")], x->map.terrain[ne],
+                                   bar_hexside(&x->map, hx("E2019"), ne),
+                                   x->map.elevation[ne] > x->map.elevation[hx("E2019")], false);
+        int diff = x->p[u].cv + x->se.cc_attack_column + tmod - x->p[t].cv;
+        CHECK_EQ(r->points, diff);
+        int band = bar_cc_band(&x->ch, 95, diff);
+        CHECK(band >= 0);
+        if (band >= 0 && x->ch.cc.band[band].retreat == 2) {
+            CHECK(s->pc[t].hex != ne);
+            CHECK(s->pc[t].status & BS_DISORDERED);
+            CHECK_EQ(s->pc[u].hex, ne);   /* advanced */
+        }
+        if (band >= 0)
+            CHECK_EQ(s->pc[t].sp, x->p[t].sp - x->ch.cc.band[band].def_sp);
+    }
+    CHECK(act(js) < 0);   /* once a segment */
+}
+
+/* 2.5 C: a failed Morale Check of a Shaken unit routs it: 4 hexes for
+ * infantry toward its side's rally hex (7.0 B: W0201 for the Americans). */
+static void test_rout(void)
+{
+    empty(3);
+    place("Patt/GD", "E2019", BAR_FM_LINE, 90);
+    int u = pid("Patt/GD");
+    s->pc[u].status = BS_SHAKEN;
+    int d0 = mk_hex_distance(&sc->map.grid, hx("E2019"), x->home[BAR_AMERICAN]);
+    mk_events_init(&ev, evs, 512);
+    force(1, 10);   /* below ER 4 x 10: failed */
+    int eff = bar_do_check(s, sc, u, 'M', 'A', 0, "test", &ev);
+    CHECK_EQ(eff, BAR_CE_ROUT);
+    CHECK(s->pc[u].status & BS_ROUTED);
+    CHECK_EQ(mk_hex_distance(&sc->map.grid, s->pc[u].hex, x->home[BAR_AMERICAN]), d0 - 4);
+    CHECK_EQ(x->se.rout_hexes[0], 4);
+    CHECK_EQ(x->se.rout_hexes[1], 6);
+    /* a Good Order unit that fails is Shaken (one step) */
+    empty(3);
+    place("Patt/GD", "E2019", BAR_FM_LINE, 90);
+    force(1, 39);
+    CHECK_EQ(bar_do_check(s, sc, u, 'M', 'A', 0, "test", &ev), BAR_CE_SHAKEN);
+    CHECK(s->pc[u].status & BS_SHAKEN);
+    force(1, 40);   /* ER 4 x 10 = 40: at least 40 passes */
+    CHECK_EQ(bar_do_check(s, sc, u, 'M', 'A', 0, "test", &ev), BAR_CE_PASS);
+}
+
+/* 7.1d: the victory inputs the game derives: the orchard (B) last entered
+ * by the British, a British unit at W2220 (C), losses with artillery per
+ * 2.2d H. */
+static void test_victory_inputs(void)
+{
+    empty(3);
+    place("63/5th", "W2220", BAR_FM_LINE, 270);
+    s->loss[BAR_AMERICAN] = 9;
+    s->loss[BAR_BRITISH] = 6;
+    s->art_lost[BAR_BRITISH][0] = 4;   /* 4 Field SPs: 2 boxes */
+    bar_victory_in in;
+    bar_victory_input(s, sc, &in);
+    CHECK(in.w2220);
+    CHECK_EQ(in.loss[BAR_AMERICAN], 9);
+    CHECK_EQ(in.loss[BAR_BRITISH], 8);
+    CHECK(!in.orchard);
+    s->orchard = 0x0f;
+    bar_victory_input(s, sc, &in);
+    CHECK(in.orchard);
+    CHECK_EQ(in.british_on_map, 1);
+}
+
+int main(void)
+{
+    int n;
+    const mk_ruleset *const *all = mk_rulesets(&n);
+    mk_error err = {0};
+    sc = mk_scenario_load_file("scenarios/bar/1-lees-repulse.json", all, n, &err);
+    CHECK(sc != NULL);
+    if (!sc) {
+        fprintf(stderr, "%s\n", err.msg);
+        return check_done("test_bar_play");
+    }
+    x = bar_x(sc);
+    test_initiative();
+    test_wing_activation();
+    test_end_turn();
+    test_road_movement();
+    test_line_zoc_stacking();
+    test_fire();
+    test_close_combat();
+    test_rout();
+    test_victory_inputs();
+    mk_scenario_free(sc);
+    return check_done("test_bar_play");
+}
