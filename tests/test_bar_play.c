@@ -456,6 +456,289 @@ static void test_victory_inputs(void)
     CHECK_EQ(in.british_on_map, 1);
 }
 
+
+/* 3.2b G ii: Lee rolls for his own Command Range (full on a die at most
+ * his Initiative 3, else 1 hex); a Command in his LOC needs no roll.
+ * iv: outside it, the Command Leader rolls; failing, the extra die. */
+static void test_lee(void)
+{
+    int lee = pid("LEE/GW"), gd = pid("GD/LEE"), patt = pid("Patt/GD");
+    CHECK_EQ(x->p[lee].initiative, 3);
+    CHECK_EQ(x->p[lee].range, 6);
+    empty(0);
+    /* Lee three hexes from Grayson */
+    mk_hex lh = mk_hex_neighbor(&sc->map.grid, mk_hex_neighbor(&sc->map.grid, mk_hex_neighbor(&sc->map.grid, hx("E2019"), 3), 3), 4);
+    char leeat[MK_HEX_LABEL_MAX];
+    mk_hex_label(&sc->map.grid, lh, leeat);
+    place("LEE/GW", leeat, BAR_FM_LINE, 90);
+    place("GD/LEE", "E2019", BAR_FM_LINE, 90);
+    place("Patt/GD", "E2019", BAR_FM_LINE, 90);
+    s->side = BAR_AMERICAN;
+    int d = mk_hex_distance(&sc->map.grid, lh, hx("E2019"));
+    CHECK(d > 1 && d <= 6);
+    CHECK_EQ(bar_army_leader(s, BAR_AMERICAN), lee);   /* 3.2b G i */
+    force(1, 3);   /* Lee's die 3 <= 3: full range */
+    CHECK_EQ(act("{\"type\":\"activate\",\"command\":\"GD\"}"), 0);
+    const mk_event *e = find_ev("roll", "lee_command_range");
+    CHECK(e && e->value == 3 && e->points == 6);
+    CHECK(find_ev("roll", "initiative") == NULL);
+    CHECK_EQ(s->in_command, 1);
+    /* Lee's die 4 > 3: range 1; Grayson rolls 45 (fails); the extra die 6: no MPs */
+    empty(0);
+    place("LEE/GW", "E1525", BAR_FM_LINE, 90);
+    place("GD/LEE", "E2019", BAR_FM_LINE, 90);
+    place("Patt/GD", "E2019", BAR_FM_LINE, 90);
+    s->side = BAR_AMERICAN;
+    CHECK(mk_hex_distance(&sc->map.grid, hx("E1525"), hx("E2019")) > 1);
+    force(3, 4, 45, 6);
+    CHECK_EQ(act("{\"type\":\"activate\",\"command\":\"GD\"}"), 0);
+    CHECK_EQ(s->lee_range, 1);
+    CHECK_EQ(s->in_command, 0);
+    e = find_ev("roll", "lee_out_of_command");
+    CHECK(e && e->value == 6);
+    CHECK_EQ(s->pc[patt].mp, 0);
+    /* the extra die 2: half its MPs (rounded): MA 5 -> 3 MPs, less than the 50% OOC? */
+    empty(0);
+    place("LEE/GW", "E1525", BAR_FM_LINE, 90);
+    place("GD/LEE", "E2019", BAR_FM_LINE, 90);
+    place("Patt/GD", "E2019", BAR_FM_LINE, 90);
+    s->side = BAR_AMERICAN;
+    force(3, 4, 45, 9);   /* 8-9: Voluntary Rout, 8 hexes */
+    int d0 = mk_hex_distance(&sc->map.grid, hx("E2019"), x->home[BAR_AMERICAN]);
+    CHECK_EQ(act("{\"type\":\"activate\",\"command\":\"GD\"}"), 0);
+    CHECK(s->pc[patt].status & BS_ROUTED);
+    CHECK(s->pc[patt].more & BM_VOL_ROUT);
+    CHECK_EQ(mk_hex_distance(&sc->map.grid, s->pc[patt].hex, x->home[BAR_AMERICAN]), d0 - 8);
+    (void)gd;
+    /* vi: in scenario 1 the penalty roll ends at Noon */
+    CHECK(bar_lee_ooc_applies(1, 35, false));
+    CHECK(!bar_lee_ooc_applies(1, 36, false));
+}
+
+/* 2.5 B, 3.4a: Voluntary Rout in an activation, up to 8 hexes; the
+ * Americans not before the British 10:20 AM reinforcements enter or 10:40. */
+static void test_voluntary_rout(void)
+{
+    empty(0);   /* 10:00 AM: not yet */
+    place("GD/LEE", "E2019", BAR_FM_LINE, 90);
+    place("Patt/GD", "E2019", BAR_FM_LINE, 90);
+    s->side = BAR_AMERICAN;
+    force(1, 35);
+    CHECK_EQ(act("{\"type\":\"activate\",\"command\":\"GD\"}"), 0);
+    CHECK(act("{\"type\":\"rout\",\"unit\":\"Patt/GD\"}") < 0);
+    empty(2);   /* 10:40 AM */
+    place("GD/LEE", "E2019", BAR_FM_LINE, 90);
+    place("Patt/GD", "E2019", BAR_FM_LINE, 90);
+    s->side = BAR_AMERICAN;
+    force(1, 35);
+    CHECK_EQ(act("{\"type\":\"activate\",\"command\":\"GD\"}"), 0);
+    int u = pid("Patt/GD");
+    int d0 = mk_hex_distance(&sc->map.grid, hx("E2019"), x->home[BAR_AMERICAN]);
+    CHECK_EQ(act("{\"type\":\"rout\",\"unit\":\"Patt/GD\"}"), 0);
+    CHECK(s->pc[u].status & BS_ROUTED);
+    CHECK_EQ(mk_hex_distance(&sc->map.grid, s->pc[u].hex, x->home[BAR_AMERICAN]), d0 - 8);
+}
+
+/* 2.8 B: in a Heat turn (Noon), a unit that spent MPs checks Disorder (A)
+ * at the end of its Movement Segment, ER +1 per MP (American). */
+static void test_heat(void)
+{
+    CHECK(!bar_is_heat(x->first_turn + 5));
+    CHECK(bar_is_heat(x->first_turn + 6));   /* 12:00 PM */
+    empty(6);
+    place("GD/LEE", "E2019", BAR_FM_LINE, 90);
+    place("Patt/GD", "E2019", BAR_FM_ATTACK_COLUMN, 90);
+    s->side = BAR_AMERICAN;
+    force(1, 35);
+    CHECK_EQ(act("{\"type\":\"activate\",\"command\":\"GD\"}"), 0);
+    int u = pid("Patt/GD");
+    s->pc[u].spent = 3;   /* 1 1/2 MPs: +2 for an American unit */
+    int need = 40 + 2 + bar_leader_values_of(s, sc, pid("GD/LEE")).er_bonus * x->se.er_scale;
+    force(1, need - 1);   /* one below: fails */
+    CHECK_EQ(act("{\"type\":\"next\"}"), 0);
+    const mk_event *e = find_ev("roll", "disorder_check");
+    CHECK(e && e->need == need && e->passed == 0);
+    CHECK(e && e->rule && strstr(e->rule, "2.8"));
+    CHECK(s->pc[u].status & BS_DISORDERED);
+}
+
+/* 4.1a B: a Hessian Grenadiere checks Disorder (A) for each 1/2 MP it
+ * spends above 3 MPs. */
+static void test_hessian_grenadiers(void)
+{
+    empty(3);
+    place("HC", "E3020", BAR_FM_LINE, 270);
+    place("HG/COR", "E3020", BAR_FM_LINE, 270);
+    place("Len/HG", "E3020", BAR_FM_ATTACK_COLUMN, 270);
+    s->side = BAR_BRITISH;
+    CHECK_EQ(act("{\"type\":\"activate\",\"command\":\"HG\"}"), 0);
+    int u = pid("Len/HG");
+    s->pc[u].spent = 6;   /* 3 MPs spent already */
+    mk_action list[MK_MAX_ACTIONS];
+    int n = sc->rs->legal(s, sc, list, MK_MAX_ACTIONS), k = -1;
+    for (int i = 0; i < n && k < 0; i++)
+        if (list[i].type == BA_MOVE && list[i].unit == u && list[i].cost == 2)
+            k = i;   /* a move of 1 MP: two checks */
+    CHECK(k >= 0);
+    if (k >= 0) {
+        force(2, 99, 99);
+        mk_events_init(&ev, evs, 512);
+        mk_error err;
+        CHECK_EQ(sc->rs->apply(s, sc, &list[k], &ev, &err), 0);
+        int checks = 0;
+        for (int i = 0; i < ev.n; i++)
+            checks += !strcmp(ev.ev[i].type, "roll") && ev.ev[i].rule && strstr(ev.ev[i].rule, "4.1a B");
+        CHECK_EQ(checks, 2);
+    }
+}
+
+/* 2.4b, 2.4c: a killed Command Leader counts his loss value and is
+ * replaced by a Leader Loss counter; 4.2a B: a killed Army Leader is
+ * succeeded by the most senior leader with WAN 9 and Command Rating +1. */
+static void test_leader_losses(void)
+{
+    empty(3);
+    place("GD/LEE", "E2019", BAR_FM_LINE, 90);
+    place("Patt/GD", "E2120", BAR_FM_LINE, 90);
+    int gd = pid("GD/LEE");
+    mk_events_init(&ev, evs, 512);
+    force(1, 3);   /* the counter: die 3 */
+    bar_leader_hit(s, sc, gd, true, &ev);
+    CHECK_EQ(s->loss[BAR_AMERICAN], x->p[gd].loss_value);
+    CHECK_EQ(s->pc[gd].hex, hx("E2120"));   /* with a unit of his Command */
+    CHECK_EQ(s->pc[gd].ctr, 3 % x->lc.n[0] + 1);
+    CHECK(find_ev("replacement", NULL) != NULL);
+    /* killed again: the replacement counts the replaced value - 2 */
+    force(1, 0);
+    bar_leader_hit(s, sc, gd, true, &ev);
+    CHECK_EQ(s->loss[BAR_AMERICAN], x->p[gd].loss_value + bar_leader_loss_value(x->p[gd].loss_value, true));
+    /* the Army Leader */
+    empty(3);
+    place("HC", "E3020", BAR_FM_LINE, 270);
+    place("5th/COR", "E3120", BAR_FM_LINE, 270);
+    place("HG/COR", "E3120", BAR_FM_LINE, 270);
+    int hc = pid("HC");
+    mk_events_init(&ev, evs, 512);
+    bar_leader_hit(s, sc, hc, true, &ev);
+    int a = bar_army_leader(s, BAR_BRITISH);
+    CHECK(a >= 0 && a != hc);
+    CHECK_EQ(s->army_wan[BAR_BRITISH], 9);
+    CHECK_EQ(s->army_cr[BAR_BRITISH], 1);
+    CHECK_EQ(bar_leader_values_of(s, sc, a).wan, 9);
+    /* wounded: off the map for half a die (6.6e) */
+    empty(3);
+    place("GD/LEE", "E2019", BAR_FM_LINE, 90);
+    force(1, 7);
+    bar_leader_hit(s, sc, gd, false, &ev);
+    CHECK_EQ(s->pc[gd].wounded, 4);
+    CHECK_EQ(s->pc[gd].hex, MK_NO_HEX);
+    CHECK_EQ(s->loss[BAR_AMERICAN], 0);
+}
+
+/* 2.6b: a rifle unit snipes at a leader within 3 hexes through its front:
+ * 91-99 at 1 hex, 94-99 at 2, 97-99 at 3; then 0-4 killed, 5-9 wounded. */
+static void test_sniping(void)
+{
+    int n;
+    const mk_ruleset *const *all = mk_rulesets(&n);
+    mk_error err = {0};
+    mk_scenario *sc1 = sc;
+    const bar_ext *x1 = x;
+    sc = mk_scenario_load_file("scenarios/bar/4-general-engagement.json", all, n, &err);
+    CHECK(sc != NULL);
+    if (!sc) {
+        sc = sc1;
+        return;
+    }
+    x = bar_x(sc);
+    empty(3);
+    int rb = pid("RB/MOR"), lead = pid("MOR");
+    if (lead < 0)
+        lead = bar_org_leader(sc, x->p[rb].org);
+    CHECK(lead >= 0);
+    char lb[MK_HEX_LABEL_MAX];
+    place(sc->units[lead].id, "E2019", BAR_FM_LINE, 90);
+    place("RB/MOR", "E2019", BAR_FM_SKIRMISH, 90);
+    /* Cornwallis two hexes east */
+    mk_hex ne = mk_hex_neighbor(&sc->map.grid, hx("E2019"), 0);
+    mk_hex far = mk_hex_neighbor(&sc->map.grid, ne, 1);
+    place("COR/HC", mk_hex_label(&sc->map.grid, far, lb), BAR_FM_LINE, 270);
+    s->side = BAR_AMERICAN;
+    force(1, 35);
+    CHECK_EQ(act("{\"type\":\"activate\",\"command\":\"MOR\"}"), 0);
+    CHECK_EQ(act("{\"type\":\"next\"}"), 0);
+    force(2, 93, 9);   /* 93 < 94 at 2 hexes: a miss */
+    CHECK_EQ(act("{\"type\":\"snipe\",\"unit\":\"RB/MOR\",\"leader\":\"COR/HC\"}"), 0);
+    const mk_event *e = find_ev("roll", "sniping");
+    CHECK(e && e->need == 94 && e->passed == 0);
+    CHECK(act("{\"type\":\"snipe\",\"unit\":\"RB/MOR\",\"leader\":\"COR/HC\"}") < 0);   /* once */
+    /* again from the start: 94 hits, die 2 kills */
+    empty(3);
+    place(sc->units[lead].id, "E2019", BAR_FM_LINE, 90);
+    place("RB/MOR", "E2019", BAR_FM_SKIRMISH, 90);
+    place("COR/HC", lb, BAR_FM_LINE, 270);
+    s->side = BAR_AMERICAN;
+    force(1, 35);
+    CHECK_EQ(act("{\"type\":\"activate\",\"command\":\"MOR\"}"), 0);
+    CHECK_EQ(act("{\"type\":\"next\"}"), 0);
+    force(2, 94, 2);
+    CHECK_EQ(act("{\"type\":\"snipe\",\"unit\":\"RB/MOR\",\"leader\":\"COR/HC\"}"), 0);
+    CHECK(s->pc[pid("COR/HC")].flags & BF_ELIM);
+    CHECK(find_ev("killed", NULL) != NULL);
+    mk_scenario_free(sc);
+    sc = sc1;
+    x = x1;
+}
+
+/* 3.2b G i: in scenarios 3 and 4, Washington entering Lee's hex relieves
+ * him: Lee leaves play and Washington is the Army Leader. */
+static void test_washington_relieves_lee(void)
+{
+    int n;
+    const mk_ruleset *const *all = mk_rulesets(&n);
+    mk_error err = {0};
+    mk_scenario *sc1 = sc;
+    const bar_ext *x1 = x;
+    sc = mk_scenario_load_file("scenarios/bar/3-grand-battle.json", all, n, &err);
+    CHECK(sc != NULL);
+    if (!sc) {
+        sc = sc1;
+        return;
+    }
+    x = bar_x(sc);
+    empty(8);
+    int gw = pid("GW"), lee = pid("LEE/GW");
+    CHECK_EQ(bar_army_leader(s, BAR_AMERICAN), lee);
+    mk_hex w = hx("W2018");
+    mk_hex nb = mk_hex_neighbor(&sc->map.grid, w, 3);
+    char lb[MK_HEX_LABEL_MAX], js[128];
+    place("LEE/GW", mk_hex_label(&sc->map.grid, nb, lb), BAR_FM_LINE, 90);
+    place("GW", "W2018", BAR_FM_LINE, 90);
+    /* a Command of the main army for Washington to move with */
+    int org = -1;
+    for (int i = 0; i < s->npieces && org < 0; i++)
+        if (!bar_is_leader(&x->p[i]) && x->p[i].side == BAR_AMERICAN && x->p[i].org >= 0 &&
+            !bar_lee_commands(s, sc, x->p[i].org) && bar_org_leader(sc, x->p[i].org) >= 0) {
+            org = x->p[i].org;
+            place(sc->units[i].id, "W0510", BAR_FM_LINE, 90);
+            place(sc->units[bar_org_leader(sc, org)].id, "W0510", BAR_FM_LINE, 90);
+        }
+    CHECK(org >= 0);
+    s->side = BAR_AMERICAN;
+    snprintf(js, sizeof js, "{\"type\":\"activate\",\"command\":\"%s\"}", x->oob.org[org].id);
+    force(1, 15);
+    CHECK_EQ(act(js), 0);
+    snprintf(js, sizeof js, "{\"type\":\"move\",\"unit\":\"GW\",\"path\":[\"%s\"]}", lb);
+    CHECK_EQ(act(js), 0);
+    CHECK(s->lee_relieved);
+    CHECK(s->pc[lee].flags & BF_ELIM);
+    CHECK_EQ(bar_army_leader(s, BAR_AMERICAN), gw);
+    CHECK_EQ(s->loss[BAR_AMERICAN], 0);   /* no loss */
+    mk_scenario_free(sc);
+    sc = sc1;
+    x = x1;
+}
+
 int main(void)
 {
     int n;
@@ -477,6 +760,13 @@ int main(void)
     test_close_combat();
     test_rout();
     test_victory_inputs();
+    test_lee();
+    test_voluntary_rout();
+    test_heat();
+    test_hessian_grenadiers();
+    test_leader_losses();
+    test_sniping();
+    test_washington_relieves_lee();
     mk_scenario_free(sc);
     return check_done("test_bar_play");
 }

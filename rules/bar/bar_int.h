@@ -99,7 +99,14 @@ typedef struct bar_pc {
     int8_t mp;             /* half MPs left this activation */
     int8_t road;           /* 5.2g: road hexes left in the current 1/2 MP run */
     int8_t wounded;        /* leaders: turns out (6.6e) */
+    int8_t spent;          /* half MPs spent this activation (2.7, 2.8, 4.1a B) */
+    uint8_t more;          /* BM_* */
+    int8_t ctr;            /* a replacement leader: his Leader Loss counter + 1 (2.4b) */
 } bar_pc;
+enum {
+    BM_OFF_ROAD = 1 << 0,  /* moved off a road this activation (2.7 C-D "road only") */
+    BM_VOL_ROUT = 1 << 1,  /* the rout is voluntary (2.5, 3.2b G iv) */
+};
 
 /* Phases. */
 enum { BP_ACTIVATE, BP_MOVE, BP_FIRE, BP_CC, BP_OVER };
@@ -124,6 +131,13 @@ typedef struct bar_state {
     bool limits_off;       /* 7.1a: the British initial limits lifted */
     uint8_t orchard;       /* 7.1d B: bits of the orchard hexes the British entered last */
     uint16_t advance;      /* 7.3d B: advance hexes reached */
+    int16_t army[2];       /* the Army Leader's piece (3.2a B, 3.2b G i, 4.2a B) */
+    int8_t army_wan[2], army_cr[2];   /* his WAN and Command Rating */
+    bool lee_relieved;     /* 3.2b G i: Washington has joined Lee */
+    bool british_1020;     /* 3.4a: the British 10:20 AM reinforcements have entered */
+    int8_t lee_range;      /* 3.2b G ii: Lee's Command Range this activation */
+    int8_t nsnipe;         /* 2.6b: (sniper, leader) pairs this Fire Segment */
+    int16_t snipe[16][2];
     int8_t winner;         /* when over */
     int8_t level;          /* bar_level */
     bar_pc pc[MK_MAX_UNITS];
@@ -131,7 +145,8 @@ typedef struct bar_state {
 
 /* Action types. */
 enum {
-    BA_NONE, BA_ACTIVATE, BA_NEXT, BA_MOVE, BA_FACE, BA_FORM, BA_ENTER, BA_FIRE, BA_CC, BA_COUNT
+    BA_NONE, BA_ACTIVATE, BA_NEXT, BA_MOVE, BA_FACE, BA_FORM, BA_ENTER, BA_FIRE, BA_CC,
+    BA_SNIPE, BA_ROUT, BA_COUNT
 };
 enum { BAF_WING = 1 };   /* BA_ACTIVATE: try a Wing Activation (2.4a) */
 
@@ -159,6 +174,22 @@ void bar_rout_unit(bar_state *s, const mk_scenario *sc, int i, mk_events *ev);
 void bar_leader_check(bar_state *s, const mk_scenario *sc, mk_hex h, int natural, mk_events *ev);
 mk_event *bar_ev(mk_events *ev, const char *type, const char *rule);
 
+/* command.c: leaders (2.4, 3.2, 4.2, 2.6b) */
+typedef struct bar_lv {
+    int initiative, range, er_bonus, cv_bonus, cr, wan;
+} bar_lv;
+bar_lv bar_leader_values_of(const bar_state *s, const mk_scenario *sc, int l);
+int bar_army_leader(const bar_state *s, int side);
+void bar_command_init(bar_state *s, const mk_scenario *sc);
+void bar_leader_hit(bar_state *s, const mk_scenario *sc, int l, bool killed, mk_events *ev);
+bool bar_lee_commands(const bar_state *s, const mk_scenario *sc, int org);
+int bar_lee_activation(bar_state *s, const mk_scenario *sc, int org, mk_events *ev);
+void bar_lee_ooc_penalty(bar_state *s, const mk_scenario *sc, int org, mk_events *ev);
+void bar_lee_joined(bar_state *s, const mk_scenario *sc, int moved, mk_events *ev);
+int bar_legal_snipe(const bar_state *s, const mk_scenario *sc, mk_action *out, int n, int cap);
+int bar_apply_snipe(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_events *ev);
+void bar_rout_hexes(bar_state *s, const mk_scenario *sc, int i, int hexes, bool voluntary, mk_events *ev);
+
 /* turn.c */
 int bar_turn_init(bar_state *s, const mk_scenario *sc, mk_events *ev);
 int bar_legal_activate(const bar_state *s, const mk_scenario *sc, mk_action *out, int cap);
@@ -175,6 +206,7 @@ int bar_apply_move(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_e
                    mk_error *err);
 int bar_move_cost(const bar_state *s, const mk_scenario *sc, int i, mk_hex to, int *road_left);
 int bar_stack_limit(const bar_state *s, const mk_scenario *sc, mk_hex h, int extra, int extra_form);
+void bar_end_movement(bar_state *s, const mk_scenario *sc, mk_events *ev);
 
 /* fire.c */
 int bar_legal_fire(const bar_state *s, const mk_scenario *sc, mk_action *out, int n, int cap);

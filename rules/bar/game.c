@@ -420,10 +420,11 @@ int bar_check_target(const bar_state *s, const mk_scenario *sc, int i, int mod)
     int t = x->p[i].er * x->se.er_scale + mod + s->army_mod[x->p[i].side];
     int best = 0;
     for (int j = 0; j < s->npieces; j++)
-        if (s->pc[j].hex == s->pc[i].hex && bar_is_leader(&x->p[j]) && x->p[j].side == x->p[i].side &&
-            x->p[j].er_bonus < best)
-            best = x->p[j].er_bonus;
-    return t + best * x->se.er_scale / 2;
+        if (s->pc[j].hex == s->pc[i].hex && bar_is_leader(&x->p[j]) && x->p[j].side == x->p[i].side) {
+            int b = bar_leader_values_of(s, sc, j).er_bonus;
+            best = b < best ? b : best;
+        }
+    return t + best * x->se.er_scale;   /* the ER Bonus is in ER points */
 }
 
 /* A Morale ('M') or Disorder ('D') check of piece i (6.9), applied. Returns
@@ -511,23 +512,34 @@ void bar_lose_sp(bar_state *s, const mk_scenario *sc, int i, int n, mk_events *e
 }
 
 /* Rout (2.5): the unit is Routed and makes a Rout Retreat of 4 hexes (6
- * for cavalry), first away from the enemy, then toward its side's rally
- * hex (7.0 B: W0201 / E3915). A unit that cannot move on is eliminated. */
+ * for cavalry; 8 in an activation, 2.5 B, 3.2b G iv), first away from the
+ * enemy, then toward its side's rally hex (7.0 B: W0201 / E3915). A unit
+ * that cannot move on is eliminated. */
 void bar_rout_unit(bar_state *s, const mk_scenario *sc, int i, mk_events *ev)
+{
+    const bar_ext *x = bar_x(sc);
+    bar_rout_hexes(s, sc, i, x->se.rout_hexes[x->p[i].kind == BK_CAVALRY], false, ev);
+}
+
+void bar_rout_hexes(bar_state *s, const mk_scenario *sc, int i, int n, bool voluntary, mk_events *ev)
 {
     const bar_ext *x = bar_x(sc);
     const mk_grid *g = &sc->map.grid;
     bar_pc *p = &s->pc[i];
     int side = x->p[i].side;
-    p->status = BS_ROUTED | BS_DISORDERED | BS_SHAKEN;
     mk_hex start = p->hex;
-    mk_event *e = bar_ev(ev, "rout", "Monmouth 2.5 C");
+    /* 3.2b G iv: a routed unit routed again is involuntarily Routed */
+    if (voluntary && !(p->status & BS_ROUTED))
+        p->more |= BM_VOL_ROUT;
+    else
+        p->more &= (uint8_t)~BM_VOL_ROUT;
+    p->status = BS_ROUTED | BS_DISORDERED | BS_SHAKEN;
+    mk_event *e = bar_ev(ev, "rout", voluntary ? "Monmouth 2.5 B (Voluntary Rout)" : "Monmouth 2.5 C");
     e->unit = (int16_t)i;
     e->from = start;
-    int n = x->se.rout_hexes[x->p[i].kind == BK_CAVALRY];
     if (x->p[i].kind == BK_ARTILLERY && p->form == BAR_FM_ARTILLERY) {
-        /* 2.2d: unlimbered artillery that routs is lost (only limbered
-         * artillery may Rout Retreat, Monmouth 2.5 A) */
+        /* only Limbered artillery may Rout Retreat (Monmouth 2.5 A):
+         * unlimbered guns that rout are lost */
         bar_lose_sp(s, sc, i, p->sp, ev);
         return;
     }
@@ -550,21 +562,21 @@ void bar_rout_unit(bar_state *s, const mk_scenario *sc, int i, mk_events *ev)
             bar_lose_sp(s, sc, i, p->sp, ev);
             return;
         }
+        p->facing = (uint8_t)bar_bearing12(g, p->hex, best);
         p->hex = best;
-        p->facing = (uint8_t)bar_bearing12(g, start, best);
     }
     e = bar_ev(ev, "rout_retreat", "Monmouth 2.5 C");
     e->unit = (int16_t)i;
     e->from = start;
     e->to = p->hex;
+    e->value = (int16_t)n;
     if (p->form != BAR_FM_ARTILLERY_ROAD_COLUMN && x->p[i].kind == BK_INFANTRY)
         p->form = BAR_FM_GENERAL_ORDER;
 }
 
 /* 6.6 Leader Loss: each leader in hex h checks; natural is the fire roll
  * that caused it (0-9 picks the kind on the Leader Loss Table; any other
- * value: roll for it). Killed: off the map, his loss value on the Army Loss
- * Record (2.4c); wounded: out for half a die of turns (6.6e). */
+ * value: Line of Fire). Killed or wounded: command.c. */
 void bar_leader_check(bar_state *s, const mk_scenario *sc, mk_hex h, int natural, mk_events *ev)
 {
     const bar_ext *x = bar_x(sc);
@@ -582,17 +594,8 @@ void bar_leader_check(bar_state *s, const mk_scenario *sc, mk_hex h, int natural
         e->die = 10;
         e->value = (int16_t)die;
         e->text = r == 1 ? "killed" : r == 2 ? "wounded" : "unhurt";
-        if (r == 1) {
-            s->pc[j].flags |= BF_ELIM;
-            s->pc[j].hex = MK_NO_HEX;
-            int side = x->p[j].side;
-            s->loss[side] = (int16_t)(s->loss[side] + bar_leader_loss_value(x->p[j].loss_value, false));
-        } else if (r == 2) {
-            s->pc[j].wounded = (int8_t)bar_wound_turns(mk_rng_d10(&s->head.rng));
-            if (s->pc[j].wounded < 1)
-                s->pc[j].wounded = 1;
-            s->pc[j].hex = MK_NO_HEX;
-        }
+        if (r == 1 || r == 2)
+            bar_leader_hit(s, sc, j, r == 1, ev);
     }
 }
 
@@ -621,6 +624,7 @@ static int init(void *st, const mk_scenario *sc, uint64_t options, uint64_t seed
     /* ev may be NULL (ruleset.h init; sim's matches pass none) */
     mk_events none;
     mk_events_init(&none, NULL, 0);
+    bar_command_init(s, sc);
     return bar_turn_init(s, sc, ev ? ev : &none);
 }
 
@@ -630,7 +634,7 @@ static int legal(const void *st, const mk_scenario *sc, mk_action *out, int cap)
     switch (s->phase) {
     case BP_ACTIVATE: return bar_legal_activate(s, sc, out, cap);
     case BP_MOVE: return bar_legal_move(s, sc, out, 0, cap);
-    case BP_FIRE: return bar_legal_fire(s, sc, out, 0, cap);
+    case BP_FIRE: return bar_legal_snipe(s, sc, out, bar_legal_fire(s, sc, out, 0, cap), cap);
     case BP_CC: return bar_legal_cc(s, sc, out, 0, cap);
     default: return 0;
     }
@@ -659,8 +663,10 @@ static int apply(void *st, const mk_scenario *sc, const mk_action *a, mk_events 
     if (a->type == BA_ACTIVATE)
         rc = bar_apply_activate(s, sc, a, ev, err);
     else if (a->type == BA_NEXT) {
-        if (s->phase == BP_MOVE)
+        if (s->phase == BP_MOVE) {
+            bar_end_movement(s, sc, ev);
             s->phase = BP_FIRE;
+        }
         else if (s->phase == BP_FIRE)
             s->phase = BP_CC;
         else
@@ -670,6 +676,8 @@ static int apply(void *st, const mk_scenario *sc, const mk_action *a, mk_events 
         rc = bar_apply_fire(s, sc, a, ev, err);
     else if (a->type == BA_CC)
         rc = bar_apply_cc(s, sc, a, ev, err);
+    else if (a->type == BA_SNIPE)
+        rc = bar_apply_snipe(s, sc, a, ev);
     else
         rc = bar_apply_move(s, sc, a, ev, err);
     if (rc == 0) {
@@ -809,8 +817,8 @@ static json_t *state_json(const void *st, const mk_scenario *sc)
     return o;
 }
 
-static const char *const type_names[BA_COUNT] = {"",     "activate", "next", "move", "face",
-                                                 "form", "enter",    "fire", "close_combat"};
+static const char *const type_names[BA_COUNT] = {"",     "activate", "next", "move",  "face",  "form",
+                                                 "enter", "fire", "close_combat", "snipe", "rout"};
 
 static json_t *action_json(const void *st, const mk_scenario *sc, const mk_action *a)
 {
@@ -875,6 +883,18 @@ static json_t *action_json(const void *st, const mk_scenario *sc, const mk_actio
                      mk_hex_label(g, a->target, lb));
         }
         break;
+    case BA_SNIPE:
+        json_object_set_new(o, "unit", json_string(bar_pid(sc, a->unit)));
+        json_object_set_new(o, "leader", json_string(bar_pid(sc, a->other)));
+        snprintf(text, sizeof text, "%s snipes at %s (%d hexes: %d-99 hits, Monmouth 2.6b)", bar_pid(sc, a->unit),
+                 bar_pid(sc, a->other), mk_hex_distance(g, s->pc[a->unit].hex, a->target),
+                 bar_snipe_need(mk_hex_distance(g, s->pc[a->unit].hex, a->target)));
+        json_object_set_new(o, "target", hex_json(sc, a->target));
+        break;
+    case BA_ROUT:
+        json_object_set_new(o, "unit", json_string(bar_pid(sc, a->unit)));
+        snprintf(text, sizeof text, "%s routs voluntarily, up to 8 hexes (Monmouth 2.5 B)", bar_pid(sc, a->unit));
+        break;
     default:
         break;
     }
@@ -895,14 +915,14 @@ static int action_parse(const void *st, const mk_scenario *sc, json_t *obj, mk_a
         if (!strcmp(type_names[k], type))
             t = k;
     if (t < 0)
-        return mk_error_set(err, "bad_arg", "action.type: one of activate, next, move, face, form, "
+        return mk_error_set(err, "bad_arg", "action.type: one of activate, next, move, face, form, rout, snipe, "
                                             "enter, fire, close_combat");
     out->type = (uint8_t)t;
     const char *key;
     json_t *v;
     json_object_foreach(obj, key, v) {
         static const char *const ok[] = {"type", "text", "cost", "unit", "path", "target", "facing",
-                                         "formation", "command", "wing", NULL};
+                                         "formation", "command", "wing", "leader", NULL};
         bool known = false;
         for (int k = 0; ok[k]; k++)
             known |= !strcmp(ok[k], key);
@@ -935,6 +955,15 @@ static int action_parse(const void *st, const mk_scenario *sc, json_t *obj, mk_a
             return mk_error_set(err, "bad_arg", "action.path: one hex label (a move is one hex at a time)");
         out->path[0] = h;
         out->npath = 1;
+    } else if (t == BA_ROUT) {
+        return 0;
+    } else if (t == BA_SNIPE) {
+        const char *l = json_string_value(json_object_get(obj, "leader"));
+        int li = l ? mk_scenario_unit(sc, l) : -1;
+        if (li < 0)
+            return mk_error_set(err, "bad_arg", "action.leader: no leader '%s'", l ? l : "(missing)");
+        out->other = (int16_t)li;
+        out->target = s->pc[li].hex;
     } else if (t == BA_FACE) {
         json_t *f = json_object_get(obj, "facing");
         int d = json_is_integer(f) ? (int)json_integer_value(f) : -1;

@@ -56,8 +56,9 @@ static int leader_bonus(const bar_state *s, const mk_scenario *sc, mk_hex h, int
     if (!x->se.cc_leader)
         return 0;
     for (int j = 0; j < s->npieces; j++)
-        if (s->pc[j].hex == h && bar_is_leader(&x->p[j]) && x->p[j].side == side && x->p[j].cv_bonus > best)
-            best = x->p[j].cv_bonus;
+        if (s->pc[j].hex == h && bar_is_leader(&x->p[j]) && x->p[j].side == side &&
+            bar_leader_values_of(s, sc, j).cv_bonus > best)
+            best = bar_leader_values_of(s, sc, j).cv_bonus;
     return best;
 }
 

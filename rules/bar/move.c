@@ -110,6 +110,12 @@ int bar_move_cost(const bar_state *s, const mk_scenario *sc, int i, mk_hex to, i
     return cost;
 }
 
+/* Monmouth 4.1a B: the Hessian Grenadiere */
+static bool hessian_gren(const bar_pinfo *p)
+{
+    return p->nation == BAR_NAT_HESSIAN && p->type == BAR_UT_GRENADIER;
+}
+
 static bool can_move(const bar_state *s, const mk_scenario *sc, int i)
 {
     const bar_pc *p = &s->pc[i];
@@ -168,6 +174,8 @@ int bar_legal_move(const bar_state *s, const mk_scenario *sc, mk_action *out, in
                 continue;
             if (c >= 0 && c > p->mp)
                 continue;
+            if (hessian_gren(pi) && (p->status & BS_DISORDERED) && p->spent + (c < 0 ? p->mp : c) > 6)
+                continue;   /* 4.1a B: a Disordered Grenadiere spends at most 3 MPs */
             if (!fits(s, sc, i, to, p->form))
                 continue;
             n = add(out, n, cap, (mk_action){.type = BA_MOVE, .cost = (uint8_t)(c < 0 ? p->mp : c), .npath = 1,
@@ -187,6 +195,16 @@ int bar_legal_move(const bar_state *s, const mk_scenario *sc, mk_action *out, in
                 n = add(out, n, cap, (mk_action){.type = BA_FACE, .cost = (uint8_t)c, .unit = (int16_t)i,
                                                  .other = -1, .target = (int16_t)f});
         }
+    }
+    /* 2.5 B: Voluntary Rout during the Movement Segment (American units not
+     * before 3.4a allows); limbered artillery too (2.5 A) */
+    bool vol = s->side == BAR_BRITISH || bar_american_vol_rout_allowed(x->scenario, s->turn, s->british_1020);
+    for (int i = 0; vol && i < s->npieces; i++) {
+        const bar_pc *p = &s->pc[i];
+        if (p->hex == MK_NO_HEX || bar_is_leader(&x->p[i]) || !bar_piece_active(s, sc, i) ||
+            (p->status & BS_ROUTED) || (p->flags & BF_MOVED) || p->form == BAR_FM_ARTILLERY)
+            continue;
+        n = add(out, n, cap, (mk_action){.type = BA_ROUT, .unit = (int16_t)i, .other = -1, .target = -1});
     }
     /* formation changes (also for units that cannot move: Square, unlimbered guns) */
     for (int i = 0; i < s->npieces; i++) {
@@ -225,9 +243,17 @@ int bar_apply_move(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_e
     bar_pc *p = &s->pc[i];
     p->flags |= BF_MOVED;
     switch (a->type) {
+    case BA_ROUT:
+        bar_rout_hexes(s, sc, i, 8, true, ev);   /* 2.5 B: up to 8 hexes */
+        p->mp = 0;
+        return 0;
     case BA_ENTER: {
         p->hex = a->path[0];
         p->flags |= BF_ON;
+        p->spent = (int8_t)(p->spent + a->cost);
+        if (x->p[i].side == BAR_BRITISH && x->p[i].arrive == x->first_turn + 1)
+            s->british_1020 = true;   /* 3.4a */
+        bar_lee_joined(s, sc, i, ev);
         p->mp = (int8_t)(p->mp - a->cost);
         mk_event *e = bar_ev(ev, "enter", "Monmouth 7.0c");
         e->unit = (int16_t)i;
@@ -256,9 +282,14 @@ int bar_apply_move(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_e
     int c = bar_move_cost(s, sc, i, to, &road);
     unsigned side = bar_hexside(&x->map, from, to);
     int dir = mk_hex_direction(g, from, to);
+    int paid = c < 0 ? p->mp : c;
+    int spent0 = p->spent;
     p->hex = to;
     p->road = (int8_t)road;
     p->mp = (int8_t)(c < 0 ? 0 : p->mp - c);
+    p->spent = (int8_t)(p->spent + paid);
+    if (!bar_road(&x->map, from, to))
+        p->more |= BM_OFF_ROAD;
     p->flags &= (uint8_t)~BF_FULL;
     if (bar_is_leader(&x->p[i]) || !(p->form == BAR_FM_LINE || p->form == BAR_FM_GENERAL_ORDER))
         p->facing = (uint8_t)bar_dir_step(dir);
@@ -267,7 +298,17 @@ int bar_apply_move(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_e
     e->from = from;
     e->to = to;
     e->mp = (int16_t)(c < 0 ? -1 : c);
-    if (bar_is_leader(&x->p[i]))
+    if (bar_is_leader(&x->p[i])) {
+        bar_lee_joined(s, sc, i, ev);
+        return 0;
+    }
+    /* 4.1a B: each 1/2 MP above 3 MPs, a Disorder Check (A); none for
+     * moves that cost all MPs */
+    if (hessian_gren(&x->p[i]) && c >= 0)
+        for (int h = spent0 + 1; h <= p->spent && bar_alive(s, i); h++)
+            if (h > 6 && !(p->status & BS_DISORDERED))
+                bar_do_check(s, sc, i, 'D', 'A', 0, "Monmouth 4.1a B (Hessian Grenadiere)", ev);
+    if (p->hex == MK_NO_HEX)
         return 0;
     if (bar_in_ezoc(s, sc, x->p[i].side, to)) {
         p->mp = 0;   /* an enemy's front hex: movement ends */
@@ -293,4 +334,34 @@ int bar_apply_move(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_e
                      "Monmouth 2.2c, 5.2-5.3 (Disorder Check A)", ev);
     (void)err;
     return 0;
+}
+
+/* The end of the Movement Segment: 2.7 C-D, a unit that spent more than
+ * half its MA in Moonlit or Night (not only by Road Movement) checks
+ * Disorder (A) at +5/+10; 2.8 B, in a Heat turn every unit that spent MPs
+ * checks Disorder (A) with +1 per MP (British infantry, dismounted cavalry
+ * and artillery: per 1/2 MP); 2.8 E: a Shaken/Disordered unit failing it
+ * may not move next activation (not built: it stays Shaken/Disordered);
+ * 2.8 E: a Heat check never routs. */
+void bar_end_movement(bar_state *s, const mk_scenario *sc, mk_events *ev)
+{
+    const bar_ext *x = bar_x(sc);
+    bar_light light = bar_light_of(s->turn);
+    bool heat = bar_is_heat(s->turn);
+    for (int i = 0; i < s->npieces; i++) {
+        bar_pc *p = &s->pc[i];
+        if (p->hex == MK_NO_HEX || p->spent <= 0 || bar_is_leader(&x->p[i]) || (p->status & BS_ROUTED))
+            continue;
+        int dark = bar_dark_move_check(light, x->p[i].mp_half / 2, p->spent, !(p->more & BM_OFF_ROAD));
+        if (dark)
+            bar_do_check(s, sc, i, 'D', 'A', dark, light == BAR_NIGHT ? "Monmouth 2.7 D" : "Monmouth 2.7 C", ev);
+        if (heat && p->hex != MK_NO_HEX && !(p->status & BS_ROUTED)) {
+            bar_heat_class hc = x->p[i].kind == BK_CAVALRY ? BAR_HEAT_MOUNTED_CAV
+                                : x->p[i].kind == BK_ARTILLERY ? BAR_HEAT_ARTILLERY
+                                                              : BAR_HEAT_INFANTRY;
+            int mod = bar_heat_mp_modifier(x->p[i].side, hc, p->spent);
+            /* a Disorder Check never routs (its worst is Shaken/Disordered) */
+            bar_do_check(s, sc, i, 'D', 'A', mod, "Monmouth 2.8 B (Heat)", ev);
+        }
+    }
 }

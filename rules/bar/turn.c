@@ -40,7 +40,7 @@ bool bar_org_can_activate(const bar_state *s, const mk_scenario *sc, int side, i
         /* Monmouth 4.2b A: in the 10:00 and 10:20 AM turns Clinton
          * activates himself and the Independents on the map */
         if (side != BAR_BRITISH || !bar_scen_switch(&x->scen, "clinton_commands_independents", 0) ||
-            s->turn > x->first_turn + 1 || !leader_ready(s, x->army_leader[side]))
+            s->turn > x->first_turn + 1 || !leader_ready(s, bar_army_leader(s, side)))
             return false;
         for (int i = 0; i < s->npieces; i++)
             if (x->p[i].side == side && x->p[i].independent && s->pc[i].hex != MK_NO_HEX &&
@@ -73,8 +73,8 @@ int bar_legal_activate(const bar_state *s, const mk_scenario *sc, mk_action *out
     int n = 0, norgs = 0;
     for (int o = 0; o < x->oob.norgs; o++)
         norgs += bar_org_can_activate(s, sc, s->side, o);
-    int army = x->army_leader[s->side];
-    bool wing = norgs > 1 && s->bonus == 0 && leader_ready(s, army) && x->p[army].wan > 0;
+    int army = bar_army_leader(s, s->side);
+    bool wing = norgs > 1 && s->bonus == 0 && leader_ready(s, army) && bar_leader_values_of(s, sc, army).wan > 0;
     for (int o = 0; o < x->oob.norgs && n < cap; o++) {
         if (!bar_org_can_activate(s, sc, s->side, o))
             continue;
@@ -96,9 +96,9 @@ static void army_morale(bar_state *s, const mk_scenario *sc, int side, int extra
     int level = bar_army_loss_level(&x->ch, side, boxes);
     if (level < 0)
         return;
-    int army = x->army_leader[side];
+    int army = bar_army_leader(s, side);
     int die = mk_rng_d10(&s->head.rng);
-    int mod = die + extra - (leader_ready(s, army) ? x->p[army].cr : 0);
+    int mod = die + extra - (leader_ready(s, army) ? bar_leader_values_of(s, sc, army).cr : 0);
     mk_event *e = bar_ev(ev, "roll", "Monmouth 1.2a C, 6.2a");
     e->purpose = "army_morale";
     e->side = (int16_t)side;
@@ -121,6 +121,8 @@ static void set_activation_mp(bar_state *s, const mk_scenario *sc)
         p->flags &= (uint8_t)~(BF_FIRED | BF_CC | BF_OOC | BF_MOVED | BF_FULL);
         p->mp = 0;
         p->road = 0;
+        p->spent = 0;
+        p->more &= (uint8_t)~BM_OFF_ROAD;
         if (!bar_piece_active(s, sc, i))
             continue;
         const bar_pinfo *pi = &x->p[i];
@@ -153,7 +155,8 @@ int bar_apply_activate(bar_state *s, const mk_scenario *sc, const mk_action *a, 
     mk_event *e = bar_ev(ev, "activate", "Monmouth 2.4a");
     e->side = (int16_t)side;
     e->text = x->oob.org[org].id;
-    int army = x->army_leader[side];
+    int army = bar_army_leader(s, side);
+    s->nsnipe = 0;
     if (a->flags & BAF_WING) {   /* 2.4a: a Wing Activation is two Commands */
         int die = mk_rng_d10(&s->head.rng);
         mk_event *w = bar_ev(ev, "roll", "Monmouth 2.4a (WAN 3.2a B, 4.2a B)");
@@ -161,19 +164,27 @@ int bar_apply_activate(bar_state *s, const mk_scenario *sc, const mk_action *a, 
         w->unit = (int16_t)army;
         w->die = 10;
         w->value = (int16_t)die;
-        w->need = x->p[army].wan;
-        w->passed = die >= x->p[army].wan;
-        if (die >= x->p[army].wan)
+        int wan = bar_leader_values_of(s, sc, army).wan;
+        w->need = (int16_t)wan;
+        w->passed = die >= wan;
+        if (die >= wan)
             s->bonus = 1;
     }
     /* 6.2: the Command Leader's Initiative */
     int l = bar_org_leader(sc, org);
+    bool lee = bar_lee_commands(s, sc, org);   /* 3.2b G: Lee's Detachment */
     s->in_command = 0;
     if (!leader_ready(s, l)) {
         mk_event *r = bar_ev(ev, "out_of_command", "Series 7.6c (no Command Leader on the map)");
         r->side = (int16_t)side;
+    } else if (lee && bar_lee_activation(s, sc, org, ev)) {
+        s->in_command = 1;
+        mk_event *r = bar_ev(ev, "in_command", "Monmouth 3.2b G ii-iii (in Lee's LOC)");
+        r->unit = (int16_t)l;
     } else if (leader_ready(s, army) &&
-               mk_hex_distance(&sc->map.grid, s->pc[l].hex, s->pc[army].hex) <= x->p[army].range) {
+               !bar_lee_commands(s, sc, org) &&
+               mk_hex_distance(&sc->map.grid, s->pc[l].hex, s->pc[army].hex) <=
+                   bar_leader_values_of(s, sc, army).range) {
         s->in_command = 1;
         mk_event *r = bar_ev(ev, "in_command", "Series 7.4 (within the Army Leader's Command Range)");
         r->unit = (int16_t)l;
@@ -185,7 +196,7 @@ int bar_apply_activate(bar_state *s, const mk_scenario *sc, const mk_action *a, 
         r->unit = (int16_t)l;
         r->die = 100;
         r->value = (int16_t)roll;
-        r->need = x->p[l].initiative;
+        r->need = (int16_t)bar_leader_values_of(s, sc, l).initiative;
         if (special >= 0) {
             static const char *const names[BAR_NINI] = {"army_morale", "leader_lapse", "confusion",
                                                         "free_combat", "special_rally",
@@ -209,12 +220,14 @@ int bar_apply_activate(bar_state *s, const mk_scenario *sc, const mk_action *a, 
                 break;
             }
         } else {
-            s->in_command = roll / 10 <= x->p[l].initiative;
+            s->in_command = roll / 10 <= bar_leader_values_of(s, sc, l).initiative;
         }
         r->passed = s->in_command;
     }
     s->phase = BP_MOVE;
     set_activation_mp(s, sc);
+    if (lee && !s->in_command && leader_ready(s, l))
+        bar_lee_ooc_penalty(s, sc, org, ev);   /* 3.2b G iv */
     (void)err;
     return 0;
 }
@@ -305,7 +318,6 @@ static void decide(bar_state *s, const mk_scenario *sc, mk_events *ev)
 
 int bar_turn_init(bar_state *s, const mk_scenario *sc, mk_events *ev)
 {
-    const bar_ext *x = bar_x(sc);
     s->acted[0] = s->acted[1] = 0;
     s->marker = 0;
     s->bonus = 0;
@@ -315,8 +327,8 @@ int bar_turn_init(bar_state *s, const mk_scenario *sc, mk_events *ev)
     int r[2];
     for (int tries = 0; tries < 20; tries++) {
         for (int side = 0; side < 2; side++) {
-            int a = x->army_leader[side];
-            r[side] = mk_rng_d10(&s->head.rng) + (leader_ready(s, a) ? x->p[a].cr : 0);
+            int a = bar_army_leader(s, side);
+            r[side] = mk_rng_d10(&s->head.rng) + (leader_ready(s, a) ? bar_leader_values_of(s, sc, a).cr : 0);
         }
         if (r[0] != r[1])
             break;
