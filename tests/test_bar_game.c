@@ -86,7 +86,7 @@ static int invariants(const bar_state *s, const mk_scenario *sc)
             fprintf(stderr, "%s: eliminated but on the map\n", sc->units[i].id);
             bad++;
         }
-        if (p->hex == MK_NO_HEX && !(p->flags & BF_ELIM) && (p->flags & BF_ON)) {
+        if (p->hex == MK_NO_HEX && !(p->flags & BF_ELIM) && (p->flags & BF_ON) && !(p->more & BM_EXITED)) {
             fprintf(stderr, "%s: off the map without a reason\n", sc->units[i].id);
             bad++;
         }
@@ -105,7 +105,7 @@ static int invariants(const bar_state *s, const mk_scenario *sc)
             fprintf(stderr, "side %d: loss record %d below SPs lost %d\n", side, s->loss[side], lost[side]);
             bad++;
         }
-    if (s->phase < BP_ACTIVATE || s->phase > BP_OVER)
+    if (s->phase < BP_ACTIVATE || s->phase > BP_GUARD)
         bad++;
     return bad;
 }

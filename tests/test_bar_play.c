@@ -739,6 +739,110 @@ static void test_washington_relieves_lee(void)
     x = x1;
 }
 
+
+/* 7.4a F: the British designate the baggage train guard in the 7:00 PM
+ * turn (units not yet on the map, which never enter); from 7:20 PM the
+ * Americans roll for raids at the start of each turn: the roll less the
+ * guard's SPs against 80/70/60/50 by light; 00-09 special. */
+static void test_baggage(void)
+{
+    int n;
+    const mk_ruleset *const *all = mk_rulesets(&n);
+    mk_error err = {0};
+    mk_scenario *sc1 = sc;
+    const bar_ext *x1 = x;
+    sc = mk_scenario_load_file("scenarios/bar/4-general-engagement.json", all, n, &err);
+    CHECK(sc != NULL);
+    if (!sc) {
+        sc = sc1;
+        return;
+    }
+    x = bar_x(sc);
+    int t700 = bar_turn_of(28, 19, 0);   /* 7:00 PM 28 June */
+    CHECK_EQ(bar_scen_switch(&x->scen, "baggage_guard_turn", -1), t700);
+    empty(t700 - x->first_turn);
+    int g = pid("VoI/LC");
+    CHECK(g >= 0 && x->p[g].arrive > t700);
+    s->pc[g].flags = 0;
+    /* something for each side to activate, so that the turn goes on */
+    place("GD/LEE", "E2019", BAR_FM_LINE, 90);
+    place("Patt/GD", "E2019", BAR_FM_LINE, 90);
+    place("5th/COR", "E3120", BAR_FM_LINE, 270);
+    place("63/5th", "E3120", BAR_FM_LINE, 270);
+    mk_events_init(&ev, evs, 512);
+    bar_turn_init(s, sc, &ev);
+    CHECK_EQ(s->phase, BP_GUARD);
+    CHECK_EQ(s->side, BAR_BRITISH);
+    CHECK_EQ(act("{\"type\":\"guard\",\"unit\":\"VoI/LC\"}"), 0);
+    CHECK(s->pc[g].more & BM_GUARD);
+    CHECK(act("{\"type\":\"guard\",\"unit\":\"VoI/LC\"}") < 0);   /* once */
+    CHECK_EQ(act("{\"type\":\"next\"}"), 0);
+    CHECK(s->phase != BP_GUARD);
+    /* 7:20 PM: a raid; Dusk needs 70 */
+    s->turn = (int16_t)(t700 + 1);
+    CHECK(bar_raids_on(4, s->turn));
+    int need = bar_raid_threshold(bar_light_of(s->turn));
+    int sp = s->pc[g].sp;
+    force(2, need + sp, 5);   /* exactly enough with the guard subtracted */
+    mk_events_init(&ev, evs, 512);
+    bar_turn_init(s, sc, &ev);
+    const mk_event *e = find_ev("roll", "baggage_raid");
+    CHECK(e && e->passed == 1 && e->value == need + sp);
+    CHECK_EQ(s->baggage, 1);
+    s->turn++;
+    force(2, need + sp - 1, 5);   /* one short */
+    mk_events_init(&ev, evs, 512);
+    bar_turn_init(s, sc, &ev);
+    CHECK_EQ(s->baggage, 1);
+    s->turn++;
+    force(2, 1, 5);   /* 01 Guard Casualties: the guard loses an SP, the train a loss */
+    mk_events_init(&ev, evs, 512);
+    bar_turn_init(s, sc, &ev);
+    CHECK_EQ(s->pc[g].sp, sp - 1);
+    CHECK_EQ(s->baggage, 2);
+    CHECK_EQ(s->loss[BAR_BRITISH], 1);
+    /* the guard never enters the map */
+    s->phase = BP_ACTIVATE;
+    bar_victory_in in;
+    bar_victory_input(s, sc, &in);
+    CHECK_EQ(in.baggage, 2);
+    mk_scenario_free(sc);
+    sc = sc1;
+    x = x1;
+}
+
+/* 7.1a A: American units may leave the map west of the W21xx row: out of
+ * play, not eliminated, no loss. */
+static void test_exit_west(void)
+{
+    empty(3);
+    int lim = bar_scen_switch(&x->scen, "west_limit_column", -1);
+    CHECK_EQ(lim, 20);   /* W21 is the 21st column */
+    mk_hex h = mk_hex_at(&sc->map.grid, lim, 20);
+    char lb[MK_HEX_LABEL_MAX];
+    mk_hex_label(&sc->map.grid, h, lb);
+    CHECK_STR(lb, "W2121");
+    place("GD/LEE", lb, BAR_FM_LINE, 270);
+    place("Patt/GD", lb, BAR_FM_LINE, 270);
+    s->side = BAR_AMERICAN;
+    force(1, 15);
+    CHECK_EQ(act("{\"type\":\"activate\",\"command\":\"GD\"}"), 0);
+    CHECK_EQ(act("{\"type\":\"exit\",\"unit\":\"Patt/GD\"}"), 0);
+    int u = pid("Patt/GD");
+    CHECK_EQ(s->pc[u].hex, MK_NO_HEX);
+    CHECK(s->pc[u].more & BM_EXITED);
+    CHECK(!(s->pc[u].flags & BF_ELIM));
+    CHECK_EQ(s->loss[BAR_AMERICAN], 0);
+    /* the British may not (scenario 1 has no British exit) */
+    empty(3);
+    place("HC", lb, BAR_FM_LINE, 270);
+    place("5th/COR", lb, BAR_FM_LINE, 270);
+    place("63/5th", lb, BAR_FM_LINE, 270);
+    s->side = BAR_BRITISH;
+    CHECK_EQ(act("{\"type\":\"activate\",\"command\":\"5th\"}"), 0);
+    CHECK(act("{\"type\":\"exit\",\"unit\":\"63/5th\"}") < 0);
+}
+
 int main(void)
 {
     int n;
@@ -767,6 +871,8 @@ int main(void)
     test_leader_losses();
     test_sniping();
     test_washington_relieves_lee();
+    test_baggage();
+    test_exit_west();
     mk_scenario_free(sc);
     return check_done("test_bar_play");
 }

@@ -106,10 +106,12 @@ typedef struct bar_pc {
 enum {
     BM_OFF_ROAD = 1 << 0,  /* moved off a road this activation (2.7 C-D "road only") */
     BM_VOL_ROUT = 1 << 1,  /* the rout is voluntary (2.5, 3.2b G iv) */
+    BM_EXITED = 1 << 2,    /* left the map (7.1a A, 7.2d B, 7.3d C, 7.4d C) */
+    BM_GUARD = 1 << 3,     /* the baggage train guard (7.4a F i) */
 };
 
 /* Phases. */
-enum { BP_ACTIVATE, BP_MOVE, BP_FIRE, BP_CC, BP_OVER };
+enum { BP_ACTIVATE, BP_MOVE, BP_FIRE, BP_CC, BP_OVER, BP_GUARD };
 
 typedef struct bar_state {
     mk_head head;
@@ -138,6 +140,9 @@ typedef struct bar_state {
     int8_t lee_range;      /* 3.2b G ii: Lee's Command Range this activation */
     int8_t nsnipe;         /* 2.6b: (sniper, leader) pairs this Fire Segment */
     int16_t snipe[16][2];
+    int8_t baggage;        /* 7.4a F: British baggage train losses (0-24) */
+    int8_t raid_skip;      /* turns left without raids (07, 08) */
+    bool raids_end, ambush_used;
     int8_t winner;         /* when over */
     int8_t level;          /* bar_level */
     bar_pc pc[MK_MAX_UNITS];
@@ -146,7 +151,7 @@ typedef struct bar_state {
 /* Action types. */
 enum {
     BA_NONE, BA_ACTIVATE, BA_NEXT, BA_MOVE, BA_FACE, BA_FORM, BA_ENTER, BA_FIRE, BA_CC,
-    BA_SNIPE, BA_ROUT, BA_COUNT
+    BA_SNIPE, BA_ROUT, BA_EXIT, BA_GUARD, BA_COUNT
 };
 enum { BAF_WING = 1 };   /* BA_ACTIVATE: try a Wing Activation (2.4a) */
 
@@ -190,7 +195,14 @@ int bar_legal_snipe(const bar_state *s, const mk_scenario *sc, mk_action *out, i
 int bar_apply_snipe(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_events *ev);
 void bar_rout_hexes(bar_state *s, const mk_scenario *sc, int i, int hexes, bool voluntary, mk_events *ev);
 
+/* baggage.c: 7.4a F */
+int bar_legal_guard(const bar_state *s, const mk_scenario *sc, mk_action *out, int cap);
+void bar_apply_guard(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_events *ev);
+bool bar_guard_turn(const bar_state *s, const mk_scenario *sc);
+void bar_raids(bar_state *s, const mk_scenario *sc, mk_events *ev);
+
 /* turn.c */
+void bar_turn_start(bar_state *s, const mk_scenario *sc, mk_events *ev);
 int bar_turn_init(bar_state *s, const mk_scenario *sc, mk_events *ev);
 int bar_legal_activate(const bar_state *s, const mk_scenario *sc, mk_action *out, int cap);
 int bar_apply_activate(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_events *ev,

@@ -396,7 +396,8 @@ bool bar_piece_active(const bar_state *s, const mk_scenario *sc, int i)
 {
     const bar_ext *x = bar_x(sc);
     const bar_pinfo *p = &x->p[i];
-    if (s->phase == BP_ACTIVATE || s->phase == BP_OVER || p->side != s->side || !bar_alive(s, i))
+    if (s->phase == BP_ACTIVATE || s->phase == BP_OVER || s->phase == BP_GUARD || p->side != s->side ||
+        !bar_alive(s, i))
         return false;
     if (p->org == s->org && (!p->independent || bar_is_leader(p)))
         return true;
@@ -636,6 +637,7 @@ static int legal(const void *st, const mk_scenario *sc, mk_action *out, int cap)
     case BP_MOVE: return bar_legal_move(s, sc, out, 0, cap);
     case BP_FIRE: return bar_legal_snipe(s, sc, out, bar_legal_fire(s, sc, out, 0, cap), cap);
     case BP_CC: return bar_legal_cc(s, sc, out, 0, cap);
+    case BP_GUARD: return bar_legal_guard(s, sc, out, cap);
     default: return 0;
     }
 }
@@ -654,7 +656,8 @@ static int apply(void *st, const mk_scenario *sc, const mk_action *a, mk_events 
             match = &list[i];
     if (!match)
         return mk_error_set(err, "illegal_action", "not a legal action now (phase %s; see legal)",
-                            s->phase == BP_ACTIVATE ? "activation"
+                            s->phase == BP_GUARD      ? "baggage guard"
+                            : s->phase == BP_ACTIVATE ? "activation"
                             : s->phase == BP_MOVE   ? "movement"
                             : s->phase == BP_FIRE   ? "fire combat"
                                                     : "close combat");
@@ -663,7 +666,9 @@ static int apply(void *st, const mk_scenario *sc, const mk_action *a, mk_events 
     if (a->type == BA_ACTIVATE)
         rc = bar_apply_activate(s, sc, a, ev, err);
     else if (a->type == BA_NEXT) {
-        if (s->phase == BP_MOVE) {
+        if (s->phase == BP_GUARD) {
+            bar_turn_start(s, sc, ev);
+        } else if (s->phase == BP_MOVE) {
             bar_end_movement(s, sc, ev);
             s->phase = BP_FIRE;
         }
@@ -678,6 +683,10 @@ static int apply(void *st, const mk_scenario *sc, const mk_action *a, mk_events 
         rc = bar_apply_cc(s, sc, a, ev, err);
     else if (a->type == BA_SNIPE)
         rc = bar_apply_snipe(s, sc, a, ev);
+    else if (a->type == BA_GUARD) {
+        bar_apply_guard(s, sc, a, ev);
+        rc = 0;
+    }
     else
         rc = bar_apply_move(s, sc, a, ev, err);
     if (rc == 0) {
@@ -747,7 +756,7 @@ static json_t *state_json(const void *st, const mk_scenario *sc)
     json_object_set_new(o, "end_turn_marker", json_integer(s->marker));
     json_object_set_new(o, "active", json_string(sc->sides[s->side].id));
     json_object_set_new(o, "to_move", json_string(sc->sides[s->side].id));
-    static const char *const ph[] = {"activation", "movement", "fire", "close_combat", "over"};
+    static const char *const ph[] = {"activation", "movement", "fire", "close_combat", "over", "baggage_guard"};
     json_object_set_new(o, "phase", json_string(ph[s->phase]));
     if (s->phase != BP_ACTIVATE && s->phase != BP_OVER) {
         json_object_set_new(o, "command", json_string(x->oob.org[s->org].id));
@@ -785,6 +794,12 @@ static json_t *state_json(const void *st, const mk_scenario *sc)
         }
         if (p->flags & BF_ELIM)
             json_object_set_new(u, "eliminated", json_true());
+        if (p->more & BM_EXITED)
+            json_object_set_new(u, "exited", json_true());
+        if (p->more & BM_GUARD)
+            json_object_set_new(u, "baggage_guard", json_true());
+        if (p->ctr)
+            json_object_set_new(u, "replacement", json_string(x->lc.set[x->p[i].loss_set == 'B'][p->ctr - 1].id));
         if (x->p[i].arrive >= 0 && !(p->flags & BF_ON)) {
             bar_turn_format(x->p[i].arrive, t, sizeof t);
             json_object_set_new(u, "arrives", json_string(t));
@@ -800,6 +815,13 @@ static json_t *state_json(const void *st, const mk_scenario *sc)
         json_object_set_new(spl, sc->sides[i].id, json_integer(s->sp_lost[i]));
     }
     json_object_set_new(o, "army_loss", loss);
+    if (bar_raids_on(x->scenario, x->last_turn) || s->baggage)
+        json_object_set_new(o, "baggage_losses", json_integer(s->baggage));
+    json_t *al = json_object();
+    for (int i = 0; i < 2; i++)
+        json_object_set_new(al, sc->sides[i].id,
+                            s->army[i] >= 0 ? json_string(bar_pid(sc, s->army[i])) : json_null());
+    json_object_set_new(o, "army_leader", al);
     json_object_set_new(o, "sp_lost", spl);
     json_object_set_new(o, "pending", json_null());
     json_object_set_new(o, "over", json_boolean(s->phase == BP_OVER));
@@ -818,7 +840,7 @@ static json_t *state_json(const void *st, const mk_scenario *sc)
 }
 
 static const char *const type_names[BA_COUNT] = {"",     "activate", "next", "move",  "face",  "form",
-                                                 "enter", "fire", "close_combat", "snipe", "rout"};
+                                                 "enter", "fire", "close_combat", "snipe", "rout", "exit", "guard"};
 
 static json_t *action_json(const void *st, const mk_scenario *sc, const mk_action *a)
 {
@@ -842,7 +864,8 @@ static json_t *action_json(const void *st, const mk_scenario *sc, const mk_actio
     }
     case BA_NEXT:
         snprintf(text, sizeof text, "%s",
-                 s->phase == BP_MOVE ? "End movement: to the Fire Combat Segment"
+                 s->phase == BP_GUARD ? "The baggage train guard is complete"
+                 : s->phase == BP_MOVE ? "End movement: to the Fire Combat Segment"
                  : s->phase == BP_FIRE ? "End fire: to the Close Combat Segment"
                                        : "End the activation");
         break;
@@ -891,6 +914,16 @@ static json_t *action_json(const void *st, const mk_scenario *sc, const mk_actio
                  bar_snipe_need(mk_hex_distance(g, s->pc[a->unit].hex, a->target)));
         json_object_set_new(o, "target", hex_json(sc, a->target));
         break;
+    case BA_EXIT:
+        json_object_set_new(o, "unit", json_string(bar_pid(sc, a->unit)));
+        snprintf(text, sizeof text, "%s leaves the map from %s (%s)", bar_pid(sc, a->unit),
+                 mk_hex_label(g, s->pc[a->unit].hex, lb),
+                 x->p[a->unit].side == BAR_AMERICAN ? "Monmouth 7.1a A" : "Monmouth 7.2d B, 7.3d C, 7.4d C");
+        break;
+    case BA_GUARD:
+        json_object_set_new(o, "unit", json_string(bar_pid(sc, a->unit)));
+        snprintf(text, sizeof text, "%s joins the baggage train guard (Monmouth 7.4a F)", bar_pid(sc, a->unit));
+        break;
     case BA_ROUT:
         json_object_set_new(o, "unit", json_string(bar_pid(sc, a->unit)));
         snprintf(text, sizeof text, "%s routs voluntarily, up to 8 hexes (Monmouth 2.5 B)", bar_pid(sc, a->unit));
@@ -915,7 +948,7 @@ static int action_parse(const void *st, const mk_scenario *sc, json_t *obj, mk_a
         if (!strcmp(type_names[k], type))
             t = k;
     if (t < 0)
-        return mk_error_set(err, "bad_arg", "action.type: one of activate, next, move, face, form, rout, snipe, "
+        return mk_error_set(err, "bad_arg", "action.type: one of activate, next, move, face, form, rout, snipe, exit, guard, "
                                             "enter, fire, close_combat");
     out->type = (uint8_t)t;
     const char *key;
@@ -955,7 +988,7 @@ static int action_parse(const void *st, const mk_scenario *sc, json_t *obj, mk_a
             return mk_error_set(err, "bad_arg", "action.path: one hex label (a move is one hex at a time)");
         out->path[0] = h;
         out->npath = 1;
-    } else if (t == BA_ROUT) {
+    } else if (t == BA_ROUT || t == BA_EXIT || t == BA_GUARD) {
         return 0;
     } else if (t == BA_SNIPE) {
         const char *l = json_string_value(json_object_get(obj, "leader"));

@@ -206,6 +206,24 @@ int bar_legal_move(const bar_state *s, const mk_scenario *sc, mk_action *out, in
             continue;
         n = add(out, n, cap, (mk_action){.type = BA_ROUT, .unit = (int16_t)i, .other = -1, .target = -1});
     }
+    /* leaving the map: 7.1a A (American units west of the W21xx row, out of
+     * play but not lost) and 7.2d B / 7.3d C / 7.4d C (British units at the
+     * map edge within 5 hexes of E3915 on Moonlit and Night turns) */
+    const bar_sc_victory *v = &x->scen.victory;
+    int lim = bar_scen_switch(&x->scen, "west_limit_column", -1);
+    bool west = lim >= 0 && bar_scen_switch(&x->scen, "american_exit_west", 0) && s->side == BAR_AMERICAN;
+    bool east = s->side == BAR_BRITISH && v->exit_hex != MK_NO_HEX &&
+                (v->exit_light & (1u << bar_light_of(s->turn)));
+    for (int i = 0; (west || east) && i < s->npieces; i++) {
+        const bar_pc *p = &s->pc[i];
+        if (p->hex == MK_NO_HEX || bar_is_leader(&x->p[i]) || !bar_piece_active(s, sc, i) || p->mp < 1 ||
+            p->form == BAR_FM_ARTILLERY)
+            continue;
+        bool ok = west ? mk_hex_col(g, p->hex) == lim
+                       : mk_hex_on_map_edge(g, p->hex) && mk_hex_distance(g, p->hex, v->exit_hex) <= v->exit_within;
+        if (ok)
+            n = add(out, n, cap, (mk_action){.type = BA_EXIT, .cost = 1, .unit = (int16_t)i, .other = -1, .target = -1});
+    }
     /* formation changes (also for units that cannot move: Square, unlimbered guns) */
     for (int i = 0; i < s->npieces; i++) {
         const bar_pc *p = &s->pc[i];
@@ -243,6 +261,15 @@ int bar_apply_move(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_e
     bar_pc *p = &s->pc[i];
     p->flags |= BF_MOVED;
     switch (a->type) {
+    case BA_EXIT: {
+        mk_event *e = bar_ev(ev, "exit", x->p[i].side == BAR_AMERICAN ? "Monmouth 7.1a A" : "Monmouth 7.2d B");
+        e->unit = (int16_t)i;
+        e->from = p->hex;
+        p->hex = MK_NO_HEX;
+        p->more |= BM_EXITED;
+        p->mp = 0;
+        return 0;
+    }
     case BA_ROUT:
         bar_rout_hexes(s, sc, i, 8, true, ev);   /* 2.5 B: up to 8 hexes */
         p->mp = 0;

@@ -25,7 +25,8 @@ static bool leader_ready(const bar_state *s, int l)
 
 static bool can_enter_now(const bar_state *s, const bar_ext *x, int i)
 {
-    return x->p[i].arrive >= 0 && x->p[i].arrive <= s->turn && !(s->pc[i].flags & (BF_ON | BF_ELIM));
+    return x->p[i].arrive >= 0 && x->p[i].arrive <= s->turn && !(s->pc[i].flags & (BF_ON | BF_ELIM)) &&
+           !(s->pc[i].more & BM_GUARD);   /* 7.4a F i: the guard never enters */
 }
 
 bool bar_org_can_activate(const bar_state *s, const mk_scenario *sc, int side, int org)
@@ -323,6 +324,19 @@ int bar_turn_init(bar_state *s, const mk_scenario *sc, mk_events *ev)
     s->bonus = 0;
     for (int i = 0; i < s->npieces; i++)
         s->pc[i].flags &= (uint8_t)~BF_ACTED;
+    bar_raids(s, sc, ev);   /* 7.4a F ii: before any other activity */
+    if (bar_guard_turn(s, sc)) {   /* 7.4a F: the British designate the guard first */
+        s->phase = BP_GUARD;
+        s->side = BAR_BRITISH;
+        return 0;
+    }
+    bar_turn_start(s, sc, ev);
+    return 0;
+}
+
+/* The turn's activations begin. */
+void bar_turn_start(bar_state *s, const mk_scenario *sc, mk_events *ev)
+{
     /* Who activates first: d10 + the Army Leader's Command Rating. */
     int r[2];
     for (int tries = 0; tries < 20; tries++) {
@@ -344,7 +358,6 @@ int bar_turn_init(bar_state *s, const mk_scenario *sc, mk_events *ev)
         s->side = (int8_t)bar_other(s->side);
     if (!side_can_activate(s, sc, s->side))
         bar_end_activation(s, sc, ev);   /* nothing to do: the turn passes */
-    return 0;
 }
 
 static void note_objectives(bar_state *s, const mk_scenario *sc)
@@ -478,6 +491,7 @@ void bar_victory_input(const bar_state *s, const mk_scenario *sc, bar_victory_in
     in->interdicted = in->w2220 && interdicted(s, sc);
     in->american_e3915 = s->american_e3915;
     in->advance = s->advance;
+    in->baggage = s->baggage;
 }
 
 void bar_result(const void *st, const mk_scenario *sc, mk_result *out)
