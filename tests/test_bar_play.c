@@ -843,6 +843,103 @@ static void test_exit_west(void)
     CHECK(act("{\"type\":\"exit\",\"unit\":\"63/5th\"}") < 0);
 }
 
+
+/* 3.4b: the New Jersey Brigade keeps its hexes in the 10:00 AM turn of
+ * scenario 1 (facing and formation may change); from 10:20 it moves. */
+static void test_nj_brigade(void)
+{
+    for (int t = 0; t <= 1; t++) {
+        empty(t);
+        place("NJB/LEE", "E1023", BAR_FM_LINE, 90);
+        place("1NJ/NJB", "E1023", BAR_FM_MARCH_COLUMN, 90);
+        s->side = BAR_AMERICAN;
+        force(1, 15);
+        CHECK_EQ(act("{\"type\":\"activate\",\"command\":\"NJB\"}"), 0);
+        int u = pid("1NJ/NJB");
+        mk_action list[MK_MAX_ACTIONS];
+        int n = sc->rs->legal(s, sc, list, MK_MAX_ACTIONS), moves = 0, faces = 0;
+        for (int i = 0; i < n; i++) {
+            moves += list[i].unit == u && (list[i].type == BA_MOVE || list[i].type == BA_ROUT);
+            faces += list[i].unit == u && (list[i].type == BA_FACE || list[i].type == BA_FORM);
+        }
+        if (t == 0)
+            CHECK_EQ(moves, 0);
+        else
+            CHECK(moves > 0);
+        CHECK(faces > 0);
+    }
+}
+
+/* Series 7.4 with 3.2b: a Command Leader beyond the Army Leader's range
+ * is still in his Line of Command through the Wing Leader above him. */
+static void test_loc_through_wing(void)
+{
+    empty(3);
+    int hc = pid("HC"), cor = pid("COR/HC");
+    CHECK_EQ(x->p[hc].range, 8);
+    CHECK_EQ(x->p[cor].range, 6);
+    /* Clinton at E3920, Cornwallis 6 west, the 5th Brigade 5 further */
+    mk_hex h = hx("E3920"), c = h, b;
+    for (int k = 0; k < 6; k++)
+        c = mk_hex_neighbor(&sc->map.grid, c, k % 2 ? 3 : 4);
+    b = c;
+    for (int k = 0; k < 5; k++)
+        b = mk_hex_neighbor(&sc->map.grid, b, k % 2 ? 3 : 4);
+    CHECK(mk_hex_distance(&sc->map.grid, h, b) > 8);
+    char l1[MK_HEX_LABEL_MAX], l2[MK_HEX_LABEL_MAX];
+    place("HC", "E3920", BAR_FM_LINE, 270);
+    place("COR/HC", mk_hex_label(&sc->map.grid, c, l1), BAR_FM_LINE, 270);
+    place("5th/COR", mk_hex_label(&sc->map.grid, b, l2), BAR_FM_LINE, 270);
+    place("63/5th", l2, BAR_FM_LINE, 270);
+    s->side = BAR_BRITISH;
+    CHECK_EQ(act("{\"type\":\"activate\",\"command\":\"5th\"}"), 0);
+    const mk_event *e = find_ev("in_command", NULL);
+    CHECK(e && e->other == cor);
+    CHECK(find_ev("roll", "initiative") == NULL);
+    /* without Cornwallis: the Initiative roll */
+    empty(3);
+    place("HC", "E3920", BAR_FM_LINE, 270);
+    place("5th/COR", l2, BAR_FM_LINE, 270);
+    place("63/5th", l2, BAR_FM_LINE, 270);
+    s->side = BAR_BRITISH;
+    force(1, 55);
+    CHECK_EQ(act("{\"type\":\"activate\",\"command\":\"5th\"}"), 0);
+    CHECK(find_ev("roll", "initiative") != NULL);
+}
+
+/* 7.4a D: at 4:40 AM 29 June both Army Morale modifiers drop by 5, not
+ * below 0. */
+static void test_morale_relief(void)
+{
+    int n;
+    const mk_ruleset *const *all = mk_rulesets(&n);
+    mk_error err = {0};
+    mk_scenario *sc1 = sc;
+    const bar_ext *x1 = x;
+    sc = mk_scenario_load_file("scenarios/bar/4-general-engagement.json", all, n, &err);
+    CHECK(sc != NULL);
+    if (!sc) {
+        sc = sc1;
+        return;
+    }
+    x = bar_x(sc);
+    int t = bar_turn_of(29, 4, 40);
+    empty(t - x->first_turn);
+    place("GD/LEE", "E2019", BAR_FM_LINE, 90);
+    place("Patt/GD", "E2019", BAR_FM_LINE, 90);
+    place("5th/COR", "E3120", BAR_FM_LINE, 270);
+    place("63/5th", "E3120", BAR_FM_LINE, 270);
+    s->army_mod[BAR_AMERICAN] = 13;
+    s->army_mod[BAR_BRITISH] = 5;
+    mk_events_init(&ev, evs, 512);
+    bar_turn_init(s, sc, &ev);
+    CHECK_EQ(s->army_mod[BAR_AMERICAN], 8);
+    CHECK_EQ(s->army_mod[BAR_BRITISH], 0);
+    mk_scenario_free(sc);
+    sc = sc1;
+    x = x1;
+}
+
 int main(void)
 {
     int n;
@@ -873,6 +970,9 @@ int main(void)
     test_washington_relieves_lee();
     test_baggage();
     test_exit_west();
+    test_nj_brigade();
+    test_loc_through_wing();
+    test_morale_relief();
     mk_scenario_free(sc);
     return check_done("test_bar_play");
 }

@@ -13,6 +13,7 @@
  * and turn to face the hex entered; Square and unlimbered artillery do not
  * move (prolonge, 2.2d F, is not built); a move is one hex an action. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "rules/bar/bar_int.h"
 
@@ -116,11 +117,20 @@ static bool hessian_gren(const bar_pinfo *p)
     return p->nation == BAR_NAT_HESSIAN && p->type == BAR_UT_GRENADIER;
 }
 
+/* 3.4b: in the 10:00 AM turn of scenarios 1, 3 and 4 the New Jersey
+ * Brigade (Maxwell too) keeps its hexes; Facing and Formation may change. */
+static bool nj_holds(const bar_state *s, const mk_scenario *sc, int i)
+{
+    const bar_ext *x = bar_x(sc);
+    return bar_scen_switch(&x->scen, "nj_brigade_holds", 0) && s->turn == x->first_turn && x->p[i].org >= 0 &&
+           !strcmp(x->oob.org[x->p[i].org].id, "NJB");
+}
+
 static bool can_move(const bar_state *s, const mk_scenario *sc, int i)
 {
     const bar_pc *p = &s->pc[i];
     return bar_piece_active(s, sc, i) && p->hex != MK_NO_HEX && p->mp > 0 && !(p->status & BS_ROUTED) &&
-           p->form != BAR_FM_SQUARE && p->form != BAR_FM_ARTILLERY;
+           p->form != BAR_FM_SQUARE && p->form != BAR_FM_ARTILLERY && !nj_holds(s, sc, i);
 }
 
 static bool west_limit(const bar_ext *x, const mk_grid *g, mk_hex to)
@@ -202,7 +212,7 @@ int bar_legal_move(const bar_state *s, const mk_scenario *sc, mk_action *out, in
     for (int i = 0; vol && i < s->npieces; i++) {
         const bar_pc *p = &s->pc[i];
         if (p->hex == MK_NO_HEX || bar_is_leader(&x->p[i]) || !bar_piece_active(s, sc, i) ||
-            (p->status & BS_ROUTED) || (p->flags & BF_MOVED) || p->form == BAR_FM_ARTILLERY)
+            (p->status & BS_ROUTED) || (p->flags & BF_MOVED) || p->form == BAR_FM_ARTILLERY || nj_holds(s, sc, i))
             continue;
         n = add(out, n, cap, (mk_action){.type = BA_ROUT, .unit = (int16_t)i, .other = -1, .target = -1});
     }

@@ -146,6 +146,59 @@ static void set_activation_mp(bar_state *s, const mk_scenario *sc)
     }
 }
 
+static bool org_under(const bar_oob *o, int org, int anc)
+{
+    for (int k = 0; org >= 0 && k < BAR_OOB_MAX_ORGS; k++, org = o->org[org].parent)
+        if (org == anc)
+            return true;
+    return false;
+}
+
+/* Did a unit of org arrive at that time (a reinforcement group)? */
+static bool org_arrives(const bar_ext *x, const mk_scenario *sc, int org, int turn)
+{
+    for (int i = 0; i < sc->nunits; i++)
+        if (x->p[i].org == org && !bar_is_leader(&x->p[i]) && x->p[i].arrive == turn)
+            return true;
+    return false;
+}
+
+/* Series 7.4: is Command Leader l in his Army Leader's Line of Command?
+ * Within the Army Leader's Command Range, or within the range of a Wing
+ * Leader of his (a Wing above his Command) who is within the Army
+ * Leader's; and Monmouth 3.2b A-B: Lafayette (scenarios 2, 3) for the
+ * 3:00 PM reinforcements and the New Jersey Brigade, von Steuben for the
+ * 6:00 PM ones. Returns the leader that was enough (the Army Leader or the
+ * extender), -1 for none. */
+static int in_army_loc(const bar_state *s, const mk_scenario *sc, int org, int l)
+{
+    const bar_ext *x = bar_x(sc);
+    const mk_grid *g = &sc->map.grid;
+    int side = x->oob.org[org].side, army = bar_army_leader(s, side);
+    if (!leader_ready(s, army) || !leader_ready(s, l))
+        return -1;
+    int range = bar_leader_values_of(s, sc, army).range;
+    if (mk_hex_distance(g, s->pc[l].hex, s->pc[army].hex) <= range)
+        return army;
+    int laf = mk_scenario_unit(sc, "LAF/LEE"), ste = mk_scenario_unit(sc, "STE/GW");
+    for (int w = 0; w < s->npieces; w++) {
+        const bar_pinfo *p = &x->p[w];
+        if (!bar_is_leader(p) || p->side != side || w == army || !leader_ready(s, w) ||
+            mk_hex_distance(g, s->pc[w].hex, s->pc[army].hex) > range ||
+            mk_hex_distance(g, s->pc[l].hex, s->pc[w].hex) > bar_leader_values_of(s, sc, w).range)
+            continue;
+        bool wing = (p->role == BAR_LR_WING || p->role == BAR_LR_DETACHMENT) && p->org >= 0 &&
+                    org_under(&x->oob, org, p->org);
+        bool laf_ok = w == laf && bar_scen_switch(&x->scen, "lafayette_extends", 0) &&
+                      (org_arrives(x, sc, org, bar_turn_of(28, 15, 0)) || !strcmp(x->oob.org[org].id, "NJB"));
+        bool ste_ok = w == ste && bar_scen_switch(&x->scen, "steuben_extends", 0) &&
+                      org_arrives(x, sc, org, bar_turn_of(28, 18, 0));
+        if (wing || laf_ok || ste_ok)
+            return w;
+    }
+    return -1;
+}
+
 int bar_apply_activate(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_events *ev,
                        mk_error *err)
 {
@@ -174,6 +227,7 @@ int bar_apply_activate(bar_state *s, const mk_scenario *sc, const mk_action *a, 
     /* 6.2: the Command Leader's Initiative */
     int l = bar_org_leader(sc, org);
     bool lee = bar_lee_commands(s, sc, org);   /* 3.2b G: Lee's Detachment */
+    int via;
     s->in_command = 0;
     if (!leader_ready(s, l)) {
         mk_event *r = bar_ev(ev, "out_of_command", "Series 7.6c (no Command Leader on the map)");
@@ -182,13 +236,13 @@ int bar_apply_activate(bar_state *s, const mk_scenario *sc, const mk_action *a, 
         s->in_command = 1;
         mk_event *r = bar_ev(ev, "in_command", "Monmouth 3.2b G ii-iii (in Lee's LOC)");
         r->unit = (int16_t)l;
-    } else if (leader_ready(s, army) &&
-               !bar_lee_commands(s, sc, org) &&
-               mk_hex_distance(&sc->map.grid, s->pc[l].hex, s->pc[army].hex) <=
-                   bar_leader_values_of(s, sc, army).range) {
+    } else if (!lee && (via = in_army_loc(s, sc, org, l)) >= 0) {
         s->in_command = 1;
-        mk_event *r = bar_ev(ev, "in_command", "Series 7.4 (within the Army Leader's Command Range)");
+        mk_event *r = bar_ev(ev, "in_command", via == army ? "Series 7.4 (within the Army Leader's Command Range)"
+                                                           : "Series 7.4, Monmouth 3.2b A-B (LOC through a Wing "
+                                                             "or Special Leader)");
         r->unit = (int16_t)l;
+        r->other = (int16_t)via;
     } else {
         int roll = mk_rng_d100(&s->head.rng);
         int special = bar_initiative_special(&x->ch, side, roll);
@@ -325,6 +379,13 @@ int bar_turn_init(bar_state *s, const mk_scenario *sc, mk_events *ev)
     for (int i = 0; i < s->npieces; i++)
         s->pc[i].flags &= (uint8_t)~BF_ACTED;
     bar_raids(s, sc, ev);   /* 7.4a F ii: before any other activity */
+    if (bar_scen_switch(&bar_x(sc)->scen, "army_morale_relief", -1) == s->turn)
+        for (int side = 0; side < 2; side++) {   /* 7.4a D: -5, not below 0 */
+            s->army_mod[side] = (int8_t)(s->army_mod[side] > 5 ? s->army_mod[side] - 5 : 0);
+            mk_event *e = bar_ev(ev, "army_morale_relief", "Monmouth 7.4a D");
+            e->side = (int16_t)side;
+            e->value = s->army_mod[side];
+        }
     if (bar_guard_turn(s, sc)) {   /* 7.4a F: the British designate the guard first */
         s->phase = BP_GUARD;
         s->side = BAR_BRITISH;
