@@ -940,6 +940,59 @@ static void test_morale_relief(void)
     x = x1;
 }
 
+
+/* 2.3, 6.7: mounted cavalry charges an enemy two hexes away (Charge Range
+ * 2 by day, 2.3d) and, beating it, pursues: Pursuit Points ride down SPs
+ * (ours), then the Recall check (Disorder F). */
+static void test_charge(void)
+{
+    const mk_grid *g = &sc->map.grid;
+    /* an open stretch: cavalry at a, end hex e, target t, due west */
+    mk_hex a = MK_NO_HEX, e = MK_NO_HEX, t = MK_NO_HEX;
+    for (mk_hex h = 0; h < mk_grid_size(g) && t == MK_NO_HEX; h++) {
+        mk_hex e1 = mk_hex_neighbor(g, h, 4), t1 = e1 != MK_NO_HEX ? mk_hex_neighbor(g, e1, 3) : MK_NO_HEX;
+        mk_hex e2 = mk_hex_neighbor(g, h, 3);   /* the other way round */
+        if (t1 == MK_NO_HEX || e2 == MK_NO_HEX || x->map.terrain[h] || x->map.terrain[e1] ||
+            x->map.terrain[e2] || x->map.terrain[t1] || bar_hexside(&x->map, h, e1) ||
+            bar_hexside(&x->map, e1, t1) || bar_hexside(&x->map, h, e2) || bar_hexside(&x->map, e2, t1) ||
+            mk_hex_distance(g, h, t1) != 2 || mk_hex_on_map_edge(g, t1))
+            continue;
+        a = h, e = e1, t = t1;
+    }
+    CHECK(t != MK_NO_HEX);
+    if (t == MK_NO_HEX)
+        return;
+    char la[MK_HEX_LABEL_MAX], lt[MK_HEX_LABEL_MAX], js[160];
+    empty(0);
+    place("HC", mk_hex_label(g, a, la), BAR_FM_LINE, 270);
+    place("16 Da", la, BAR_FM_CAVALRY, 270);
+    place("Patt/GD", mk_hex_label(g, t, lt), BAR_FM_LINE, 90);
+    int cav = pid("16 Da"), u = pid("Patt/GD");
+    s->side = BAR_BRITISH;
+    CHECK_EQ(act("{\"type\":\"activate\",\"command\":\"HC\"}"), 0);   /* 4.2b A */
+    CHECK_EQ(act("{\"type\":\"next\"}"), 0);
+    CHECK_EQ(act("{\"type\":\"next\"}"), 0);
+    CHECK_EQ(s->phase, BP_CC);
+    mk_hex end = bar_charge_end(s, sc, cav, t);
+    CHECK(end != MK_NO_HEX && mk_hex_adjacent(g, end, t) && mk_hex_adjacent(g, end, a));
+    (void)e;
+    /* 99: the defender loses 2 and retreats (its check: 99); pursuit die 9
+     * = 5 PPs: one SP ridden down; the Recall check 99 */
+    force(4, 99, 99, 9, 99);
+    snprintf(js, sizeof js, "{\"type\":\"close_combat\",\"unit\":\"16 Da\",\"target\":\"%s\",\"charge\":true}", lt);
+    CHECK_EQ(act(js), 0);
+    CHECK(find_ev("charge", NULL) != NULL);
+    const mk_event *r = find_ev("roll", "close_combat");
+    CHECK(r && r->points == x->p[cav].cv + x->se.cc_charge - x->p[u].cv);
+    const mk_event *pu = find_ev("roll", "pursuit");
+    CHECK(pu && pu->points == x->ch.pursuit.pp[9]);
+    CHECK_EQ(s->pc[u].sp, x->p[u].sp - 2 - x->ch.pursuit.pp[9] / x->se.pursuit_pp_per_sp);
+    CHECK_EQ(s->pc[cav].hex, t);   /* advanced into the emptied hex */
+    /* at Night only adjacent units (2.3d), and no pursuit */
+    CHECK_EQ(bar_charge_range(BAR_NIGHT, false), 0);
+    CHECK(!bar_pursuit_allowed(BAR_NIGHT, false));
+}
+
 int main(void)
 {
     int n;
@@ -973,6 +1026,7 @@ int main(void)
     test_nj_brigade();
     test_loc_through_wing();
     test_morale_relief();
+    test_charge();
     mk_scenario_free(sc);
     return check_done("test_bar_play");
 }

@@ -34,6 +34,8 @@ typedef struct bar_series {
     int8_t ooc_mp_pct;         /* Out of Command: percent of the MA */
     int8_t end_turn_pct;       /* each box past the ETN: this % chance the turn ends */
     int8_t cc_disordered, cc_shaken, cc_attack_column, cc_leader;  /* CV modifiers */
+    int8_t cc_charge;          /* CV modifier of charging cavalry */
+    int8_t pursuit_pp_per_sp;  /* Pursuit Points that ride down one SP */
     int8_t fire_disordered_halved;   /* 1: Disordered or Shaken firers are halved */
     char rally_letter, recover_letter, fire_letter_default, cc_letter;
     int8_t rout_hexes[2];      /* infantry/artillery, cavalry: Monmouth 2.5 C */
@@ -153,7 +155,8 @@ enum {
     BA_NONE, BA_ACTIVATE, BA_NEXT, BA_MOVE, BA_FACE, BA_FORM, BA_ENTER, BA_FIRE, BA_CC,
     BA_SNIPE, BA_ROUT, BA_EXIT, BA_GUARD, BA_COUNT
 };
-enum { BAF_WING = 1 };   /* BA_ACTIVATE: try a Wing Activation (2.4a) */
+enum { BAF_WING = 1,     /* BA_ACTIVATE: try a Wing Activation (2.4a) */
+       BAF_CHARGE = 2 };  /* BA_CC: a cavalry Charge (2.3), path[0] its end hex */
 
 /* --- shared helpers -------------------------------------------------------- */
 static inline bool bar_is_leader(const bar_pinfo *p) { return p->kind == BK_LEADER; }
@@ -231,6 +234,7 @@ int bar_fire_strength_of(const bar_state *s, const mk_scenario *sc, int i, mk_he
 int bar_legal_cc(const bar_state *s, const mk_scenario *sc, mk_action *out, int n, int cap);
 int bar_apply_cc(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_events *ev,
                  mk_error *err);
+mk_hex bar_charge_end(const bar_state *s, const mk_scenario *sc, int i, mk_hex target);
 
 /* setup.c: the scenario file of Monmouth scenario n (1-4) built from
  * data/bar/ (oob.json, scenarios/, map.json): pieces placed, NULL on error. */

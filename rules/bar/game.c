@@ -55,6 +55,8 @@ int bar_series_load(bar_series *out, const char *path, mk_error *err)
         {"cc_shaken", offsetof(bar_series, cc_shaken), -9, 9, 1},
         {"cc_attack_column", offsetof(bar_series, cc_attack_column), -9, 9, 1},
         {"cc_leader", offsetof(bar_series, cc_leader), 0, 1, 1},
+        {"cc_charge", offsetof(bar_series, cc_charge), -9, 9, 1},
+        {"pursuit_pp_per_sp", offsetof(bar_series, pursuit_pp_per_sp), 0, 20, 1},
         {"fire_disordered_halved", offsetof(bar_series, fire_disordered_halved), 0, 1, 1},
     };
     static const struct { const char *key; size_t off; } letters[] = {
@@ -654,6 +656,19 @@ static int apply(void *st, const mk_scenario *sc, const mk_action *a, mk_events 
     for (int i = 0; i < n && !match; i++)
         if (mk_action_equal(&list[i], a))
             match = &list[i];
+    if (!match && a->type == BA_MOVE && a->unit >= 0 && a->unit < s->npieces &&
+        s->pc[a->unit].hex != MK_NO_HEX && a->npath == 1 &&
+        !mk_hex_adjacent(&sc->map.grid, s->pc[a->unit].hex, a->path[0])) {
+        char l1[MK_HEX_LABEL_MAX], l2[MK_HEX_LABEL_MAX];
+        return mk_error_set(err, "illegal_action",
+                            "%s is not next to %s's hex %s: a move is one hex at a time (Monmouth 5.2)",
+                            mk_hex_label(&sc->map.grid, a->path[0], l1), bar_pid(sc, a->unit),
+                            mk_hex_label(&sc->map.grid, s->pc[a->unit].hex, l2));
+    }
+    if (!match && a->unit >= 0 && a->unit < s->npieces && a->type != BA_ACTIVATE &&
+        a->type != BA_NEXT && !bar_piece_active(s, sc, a->unit))
+        return mk_error_set(err, "illegal_action", "%s does not take part in this activation (Monmouth 2.4a)",
+                            bar_pid(sc, a->unit));
     if (!match)
         return mk_error_set(err, "illegal_action", "not a legal action now (phase %s; see legal)",
                             s->phase == BP_GUARD      ? "baggage guard"
@@ -901,6 +916,11 @@ static json_t *action_json(const void *st, const mk_scenario *sc, const mk_actio
             snprintf(text, sizeof text, "%s fires at %s: strength %.2f, column %s", bar_pid(sc, a->unit),
                      mk_hex_label(g, a->target, lb), str / 100.0,
                      col >= 0 ? x->ch.fire.col[col].name : "below the table");
+        } else if (a->flags & BAF_CHARGE) {
+            json_object_set_new(o, "charge", json_true());
+            json_object_set_new(o, "path", json_pack("[o]", hex_json(sc, a->path[0])));
+            snprintf(text, sizeof text, "%s charges %s from %s (Monmouth 2.3)", bar_pid(sc, a->unit),
+                     mk_hex_label(g, a->target, lb), mk_hex_label(g, a->path[0], lb2));
         } else {
             snprintf(text, sizeof text, "%s attacks %s in Close Combat", bar_pid(sc, a->unit),
                      mk_hex_label(g, a->target, lb));
@@ -955,7 +975,7 @@ static int action_parse(const void *st, const mk_scenario *sc, json_t *obj, mk_a
     json_t *v;
     json_object_foreach(obj, key, v) {
         static const char *const ok[] = {"type", "text", "cost", "unit", "path", "target", "facing",
-                                         "formation", "command", "wing", "leader", NULL};
+                                         "formation", "command", "wing", "leader", "charge", NULL};
         bool known = false;
         for (int k = 0; ok[k]; k++)
             known |= !strcmp(ok[k], key);
@@ -983,9 +1003,10 @@ static int action_parse(const void *st, const mk_scenario *sc, json_t *obj, mk_a
     if (t == BA_MOVE || t == BA_ENTER) {
         json_t *p = json_object_get(obj, "path");
         mk_hex h;
-        if (json_array_size(p) != 1 || !json_is_string(json_array_get(p, 0)) ||
-            mk_hex_parse(&sc->map.grid, json_string_value(json_array_get(p, 0)), &h, e2, sizeof e2) < 0)
+        if (json_array_size(p) != 1 || !json_is_string(json_array_get(p, 0)))
             return mk_error_set(err, "bad_arg", "action.path: one hex label (a move is one hex at a time)");
+        if (mk_hex_parse(&sc->map.grid, json_string_value(json_array_get(p, 0)), &h, e2, sizeof e2) < 0)
+            return mk_error_set(err, "bad_arg", "action.path: %s", e2);
         out->path[0] = h;
         out->npath = 1;
     } else if (t == BA_ROUT || t == BA_EXIT || t == BA_GUARD) {
@@ -1011,9 +1032,17 @@ static int action_parse(const void *st, const mk_scenario *sc, json_t *obj, mk_a
     } else {
         mk_hex h;
         json_t *tg = json_object_get(obj, "target");
-        if (!json_is_string(tg) || mk_hex_parse(&sc->map.grid, json_string_value(tg), &h, e2, sizeof e2) < 0)
+        if (!json_is_string(tg))
             return mk_error_set(err, "bad_arg", "action.target: a hex label");
+        if (mk_hex_parse(&sc->map.grid, json_string_value(tg), &h, e2, sizeof e2) < 0)
+            return mk_error_set(err, "bad_arg", "action.target: %s", e2);
         out->target = h;
+        if (t == BA_CC && json_is_true(json_object_get(obj, "charge"))) {
+            /* the charge's end hex follows from the position (bar_charge_end) */
+            out->flags = BAF_CHARGE;
+            out->npath = 1;
+            out->path[0] = bar_charge_end(s, sc, i, h);
+        }
     }
     return 0;
 }

@@ -16,6 +16,8 @@
 
 #include "rules/bar/bar_int.h"
 
+static mk_hex charge_end(const bar_state *s, const mk_scenario *sc, int i, mk_hex target);
+
 static bool can_attack(const bar_state *s, const mk_scenario *sc, int i)
 {
     const bar_ext *x = bar_x(sc);
@@ -41,9 +43,28 @@ int bar_legal_cc(const bar_state *s, const mk_scenario *sc, mk_action *out, int 
             unsigned side = bar_hexside(&x->map, s->pc[i].hex, h);
             if (side & BAR_HS_LAKE)
                 continue;
-            if (x->p[i].kind == BK_CAVALRY && (side & (BAR_HS_HEDGEROW | BAR_HS_CREEK)))
-                continue;   /* 5.3b-c */
+            if (x->p[i].kind == BK_CAVALRY)
+                continue;   /* cavalry charges (below) */
             out[n++] = (mk_action){.type = BA_CC, .unit = (int16_t)i, .other = -1, .target = h};
+        }
+        /* 2.3d: mounted cavalry charges an enemy within its Charge Range + 1 */
+        if (x->p[i].kind != BK_CAVALRY || (s->pc[i].status & BS_DISORDERED))
+            continue;
+        for (int j = 0; j < s->npieces && n < cap; j++) {
+            mk_hex h = s->pc[j].hex;
+            if (h == MK_NO_HEX || x->p[j].side == x->p[i].side || bar_is_leader(&x->p[j]) ||
+                mk_hex_distance(&sc->map.grid, s->pc[i].hex, h) > 3)
+                continue;
+            bool dup = false;
+            for (int k = 0; k < j; k++)
+                dup |= s->pc[k].hex == h && x->p[k].side == x->p[j].side && !bar_is_leader(&x->p[k]);
+            mk_hex end = dup ? MK_NO_HEX : charge_end(s, sc, i, h);
+            if (end == MK_NO_HEX)
+                continue;
+            if (!bar_is_front(s, sc, i, end == s->pc[i].hex ? h : end))
+                continue;   /* the charge goes out through the front */
+            out[n++] = (mk_action){.type = BA_CC, .flags = BAF_CHARGE, .npath = 1, .unit = (int16_t)i,
+                                   .other = -1, .target = h, .path = {end}};
         }
     }
     return n;
@@ -121,13 +142,15 @@ static int defender_of(const bar_state *s, const mk_scenario *sc, mk_hex h, bool
     return best;
 }
 
-int bar_apply_cc(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_events *ev, mk_error *err)
+/* One Close Combat of unit i against hex to, bonus added to the
+ * attacker's CV. Returns who lost: 0 the attacker, 1 the defender (it
+ * retreated), 2 the defender broke or was overrun, -1 nobody. */
+static int resolve(bar_state *s, const mk_scenario *sc, int i, mk_hex to, int bonus, mk_events *ev)
 {
     const bar_ext *x = bar_x(sc);
-    int i = a->unit, side = x->p[i].side;
+    int side = x->p[i].side;
     bar_pc *p = &s->pc[i];
-    mk_hex from = p->hex, to = a->target;
-    p->flags |= BF_CC | BF_MOVED;
+    mk_hex from = p->hex;
     bool routed;
     int d = defender_of(s, sc, to, &routed);
     mk_event *e = bar_ev(ev, "close_combat", "Series 14, Monmouth 5.2-5.3");
@@ -141,12 +164,12 @@ int bar_apply_cc(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_eve
                 bar_lose_sp(s, sc, j, s->pc[j].sp, ev);
         retreat_hex(s, sc, to, bar_other(side), ev);   /* leaders left there */
         p->hex = to;
-        return 0;
+        return 2;
     }
     unsigned hs = bar_hexside(&x->map, from, to);
     bool uphill = x->map.elevation[to] > x->map.elevation[from];
     int att = x->p[i].cv + status_mod(&x->se, p) + leader_bonus(s, sc, from, side) +
-              (p->form == BAR_FM_ATTACK_COLUMN ? x->se.cc_attack_column : 0);
+              (p->form == BAR_FM_ATTACK_COLUMN ? x->se.cc_attack_column : 0) + bonus;
     int tmod = bar_cv_modifier(&x->ch, x->map.terrain[from], x->map.terrain[to], hs, uphill,
                                x->p[d].kind == BK_CAVALRY);
     int def = x->p[d].cv + status_mod(&x->se, &s->pc[d]) + leader_bonus(s, sc, to, bar_other(side));
@@ -194,7 +217,9 @@ int bar_apply_cc(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_eve
     else if (loser == 1)
         retreat_hex(s, sc, to, bar_other(side), ev);
     /* the winner advances into an emptied hex */
-    if ((loser == 1 || loser == -2) && bar_alive(s, i) && s->pc[i].hex == from &&
+    if (loser == -2)
+        loser = 2;
+    if ((loser == 1 || loser == 2) && bar_alive(s, i) && s->pc[i].hex == from &&
         !bar_unit_at(s, sc, to, bar_other(side), false)) {
         for (int j = 0; j < s->npieces; j++)   /* enemy leaders left alone go too */
             if (s->pc[j].hex == to && x->p[j].side != side)
@@ -204,6 +229,150 @@ int bar_apply_cc(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_eve
         adv->unit = (int16_t)i;
         adv->to = to;
     }
+    return loser;
+}
+
+/* 6.7 Pursuit, after a charge that made the defender retreat or break
+ * (not at Night, 2.3d; not against woods, 2.3e; not across a hedgerow or
+ * creek, 5.3b-c): a die for Pursuit Points (its special roll: a second die
+ * on the pursuit special results); ours (series.json): every
+ * pursuit_pp_per_sp points ride down an SP of the beaten unit, No Quarter
+ * one more; then the Recall, a Disorder Check (F). */
+static void pursuit(bar_state *s, const mk_scenario *sc, int i, mk_hex target, int beaten, mk_events *ev)
+{
+    const bar_ext *x = bar_x(sc);
+    int die = mk_rng_d10(&s->head.rng);
+    int pp = bar_pursuit_points(&x->ch, die, false), special = -1;
+    mk_event *e = bar_ev(ev, "roll", "Monmouth 6.7 (Pursuit)");
+    e->purpose = "pursuit";
+    e->unit = (int16_t)i;
+    e->die = 10;
+    e->value = (int16_t)die;
+    if (pp == -1) {
+        int d2 = mk_rng_d10(&s->head.rng);
+        special = bar_pursuit_special_of(&x->ch, d2);
+        mk_event_value(e, d2);
+        static const char *const names[BAR_NPU] = {"no_quarter", "no_control", "hesitation", "no_pursuit"};
+        e->text = special >= 0 && special < BAR_NPU ? names[special] : NULL;
+        pp = 0;
+        if (special == BAR_PU_NO_CONTROL || special == BAR_PU_NO_QUARTER) {
+            int d3 = mk_rng_d10(&s->head.rng);
+            mk_event_value(e, d3);
+            pp = bar_pursuit_points(&x->ch, d3, true) +
+                 (special == BAR_PU_NO_CONTROL ? x->ch.pursuit.no_control_add : 0);   /* 6.7b */
+        }
+    }
+    e->points = (int16_t)pp;
+    if (beaten >= 0 && bar_alive(s, beaten) && x->se.pursuit_pp_per_sp > 0) {
+        int sp = pp / x->se.pursuit_pp_per_sp + (special == BAR_PU_NO_QUARTER);
+        if (sp > 0)
+            bar_lose_sp(s, sc, beaten, sp, ev);
+    }
+    (void)target;
+    if (bar_alive(s, i) && s->pc[i].hex != MK_NO_HEX)
+        bar_do_check(s, sc, i, 'D', 'F', 0, "Monmouth 6.7 (Recall: Disorder Check F)", ev);
+}
+
+/* 2.3d-e: the hex a charging cavalry unit i ends its charge movement in,
+ * next to target: itself when adjacent; else the first reached (breadth
+ * first, core direction order) within its Charge Range, never into woods,
+ * marsh or an occupied hex, nor across what bars SCM (2.3b), nor on from an
+ * enemy's front hex; the last hexside must not bar SCM either. MK_NO_HEX:
+ * no charge. */
+static mk_hex charge_end(const bar_state *s, const mk_scenario *sc, int i, mk_hex target)
+{
+    const bar_ext *x = bar_x(sc);
+    const mk_grid *g = &sc->map.grid;
+    mk_hex from = s->pc[i].hex;
+    bool woods_from = x->map.terrain[from] == BAR_T_WOODS || x->map.terrain[from] == BAR_T_MARSH_WOODS;
+    bool woods_to = x->map.terrain[target] == BAR_T_WOODS || x->map.terrain[target] == BAR_T_MARSH_WOODS;
+    int range = bar_charge_range(bar_light_of(s->turn), woods_from || woods_to);
+    int dist = mk_hex_distance(g, from, target);
+    if (dist < 1 || dist > range + 1)
+        return MK_NO_HEX;
+    mk_hex q[64];
+    int8_t depth[64];
+    int qh = 0, qt = 0;
+    q[qt] = from;
+    depth[qt++] = 0;
+    while (qh < qt) {
+        mk_hex h = q[qh];
+        int dep = depth[qh++];
+        if (mk_hex_adjacent(g, h, target)) {
+            unsigned side = bar_hexside(&x->map, h, target);
+            bool barred = false;
+            for (int b = 0; b < BAR_HS_NTERRAIN; b++)
+                barred |= (side & (1u << b)) && x->ch.side[b].cost[BAR_MV_SCM] == BAR_COST_PROHIBITED;
+            if (!barred)
+                return h;
+        }
+        if (dep >= range || (h != from && bar_in_ezoc(s, sc, x->p[i].side, h)))
+            continue;   /* a charge ends in the first enemy front hex it enters */
+        for (int d = 0; d < 6 && qt < 64; d++) {
+            mk_hex nb = mk_hex_neighbor(g, h, d);
+            bool seen = false;
+            for (int k = 0; k < qt; k++)
+                seen |= q[k] == nb;
+            if (nb == MK_NO_HEX || seen || x->map.terrain[nb] == BAR_T_WOODS ||
+                x->map.terrain[nb] == BAR_T_MARSH_WOODS ||
+                x->ch.hex[x->map.terrain[nb]].cost[BAR_MV_SCM] == BAR_COST_PROHIBITED ||
+                bar_unit_at(s, sc, nb, -1, false))
+                continue;
+            unsigned side = bar_hexside(&x->map, h, nb);
+            bool barred = false;
+            for (int b = 0; b < BAR_HS_NTERRAIN; b++)
+                barred |= (side & (1u << b)) && x->ch.side[b].cost[BAR_MV_SCM] == BAR_COST_PROHIBITED;
+            if (barred)
+                continue;
+            q[qt] = nb;
+            depth[qt++] = (int8_t)(dep + 1);
+        }
+    }
+    return MK_NO_HEX;
+}
+
+mk_hex bar_charge_end(const bar_state *s, const mk_scenario *sc, int i, mk_hex target)
+{
+    return charge_end(s, sc, i, target);
+}
+
+int bar_apply_cc(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_events *ev, mk_error *err)
+{
+    const bar_ext *x = bar_x(sc);
+    int i = a->unit;
+    bar_pc *p = &s->pc[i];
+    mk_hex to = a->target;
+    p->flags |= BF_CC | BF_MOVED;
+    if (!(a->flags & BAF_CHARGE)) {
+        resolve(s, sc, i, to, 0, ev);
+        return 0;
+    }
+    /* 2.3: the charge movement, its Disorder Check (2.3a), the combat */
+    mk_hex from = p->hex, end = a->path[0];
+    bool rough = false;
+    if (end != from) {
+        mk_event *m = bar_ev(ev, "charge", "Monmouth 2.3d (Charge Range)");
+        m->unit = (int16_t)i;
+        m->from = from;
+        m->to = end;
+        p->hex = end;
+        rough = x->ch.hex[x->map.terrain[end]].charge_check;
+    }
+    p->facing = (uint8_t)bar_bearing12(&sc->map.grid, p->hex, to);
+    unsigned side = bar_hexside(&x->map, p->hex, to);
+    for (int b = 0; b < BAR_HS_NTERRAIN; b++)
+        rough |= (side & (1u << b)) && x->ch.side[b].charge_check;
+    if (rough)
+        bar_do_check(s, sc, i, 'D', 'A', 0, "Monmouth 2.3a (charge Disorder Check A)", ev);
+    if (!bar_alive(s, i) || p->hex == MK_NO_HEX || (p->status & BS_ROUTED))
+        return 0;
+    bool dummy;
+    int beaten = defender_of(s, sc, to, &dummy);
+    int loser = resolve(s, sc, i, to, x->se.cc_charge, ev);
+    bool woods = x->map.terrain[to] == BAR_T_WOODS || x->map.terrain[to] == BAR_T_MARSH_WOODS;
+    if ((loser == 1 || loser == 2) && bar_pursuit_allowed(bar_light_of(s->turn), woods) &&
+        !(side & (BAR_HS_HEDGEROW | BAR_HS_CREEK)))
+        pursuit(s, sc, i, to, beaten, ev);
     (void)err;
     return 0;
 }
