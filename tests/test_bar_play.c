@@ -383,7 +383,7 @@ static void test_close_combat(void)
     CHECK_EQ(act("{\"type\":\"next\"}"), 0);
     CHECK_EQ(s->phase, BP_CC);
     int u = pid("Va Bn/GD"), t = pid("63/5th");
-    force(2, 95, 99);   /* the roll, the loser's morale check (passes) */
+    force(3, 11, 95, 99);   /* the defender's fire misses (11), the roll, the loser's check */
     snprintf(js, sizeof js, "{\"type\":\"close_combat\",\"unit\":\"Va Bn/GD\",\"target\":\"%s\"}", lb);
     CHECK_EQ(act(js), 0);
     const mk_event *r = find_ev("roll", "close_combat");
@@ -404,7 +404,36 @@ static void test_close_combat(void)
         if (band >= 0)
             CHECK_EQ(s->pc[t].sp, x->p[t].sp - x->ch.cc.band[band].def_sp);
     }
+    CHECK(find_ev("roll", "defensive_fire") != NULL);
     CHECK(act(js) < 0);   /* once a segment */
+}
+
+/* Defensive Fire (series, ours): a defender's fire that shakes the
+ * attacker stops the attack. */
+static void test_defensive_fire(void)
+{
+    empty(3);
+    place("GD/LEE", "E2019", BAR_FM_LINE, 90);
+    place("Va Bn/GD", "E2019", BAR_FM_ATTACK_COLUMN, 90);
+    mk_hex ne = mk_hex_neighbor(&sc->map.grid, hx("E2019"), 0);
+    char lb[MK_HEX_LABEL_MAX], js[160];
+    mk_hex_label(&sc->map.grid, ne, lb);
+    place("63/5th", lb, BAR_FM_LINE, 270);
+    s->side = BAR_AMERICAN;
+    force(1, 35);
+    CHECK_EQ(act("{\"type\":\"activate\",\"command\":\"GD\"}"), 0);
+    CHECK_EQ(act("{\"type\":\"next\"}"), 0);
+    CHECK_EQ(act("{\"type\":\"next\"}"), 0);
+    int u = pid("Va Bn/GD"), t = pid("63/5th");
+    /* 98: the top band, even: a loss and a Morale Check; 10 fails it */
+    force(2, 98, 10);
+    snprintf(js, sizeof js, "{\"type\":\"close_combat\",\"unit\":\"Va Bn/GD\",\"target\":\"%s\"}", lb);
+    CHECK_EQ(act(js), 0);
+    CHECK(s->pc[u].sp < x->p[u].sp);
+    CHECK(s->pc[u].status & BS_SHAKEN);
+    CHECK(find_ev("attack_stopped", NULL) != NULL);
+    CHECK(find_ev("roll", "close_combat") == NULL);
+    CHECK_EQ(s->pc[t].sp, x->p[t].sp);
 }
 
 /* 2.5 C: a failed Morale Check of a Shaken unit routs it: 4 hexes for
@@ -978,7 +1007,7 @@ static void test_charge(void)
     (void)e;
     /* 99: the defender loses 2 and retreats (its check: 99); pursuit die 9
      * = 5 PPs: one SP ridden down; the Recall check 99 */
-    force(4, 99, 99, 9, 99);
+    force(5, 11, 99, 99, 9, 99);   /* 11: the defensive fire misses */
     snprintf(js, sizeof js, "{\"type\":\"close_combat\",\"unit\":\"16 Da\",\"target\":\"%s\",\"charge\":true}", lt);
     CHECK_EQ(act(js), 0);
     CHECK(find_ev("charge", NULL) != NULL);
@@ -1027,6 +1056,7 @@ int main(void)
     test_loc_through_wing();
     test_morale_relief();
     test_charge();
+    test_defensive_fire();
     mk_scenario_free(sc);
     return check_done("test_bar_play");
 }

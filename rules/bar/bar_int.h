@@ -229,6 +229,7 @@ int bar_apply_fire(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_e
                    mk_error *err);
 int bar_fire_strength_of(const bar_state *s, const mk_scenario *sc, int i, mk_hex target,
                          int *column);
+void bar_resolve_fire(bar_state *s, const mk_scenario *sc, int i, mk_hex target, bool defensive, mk_events *ev);
 
 /* melee.c */
 int bar_legal_cc(const bar_state *s, const mk_scenario *sc, mk_action *out, int n, int cap);

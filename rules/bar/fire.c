@@ -130,22 +130,35 @@ static int top_unit(const bar_state *s, const mk_scenario *sc, mk_hex h)
 
 int bar_apply_fire(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_events *ev, mk_error *err)
 {
+    s->pc[a->unit].flags |= BF_FIRED | BF_MOVED;
+    bar_resolve_fire(s, sc, a->unit, a->target, false, ev);
+    (void)err;
+    return 0;
+}
+
+/* One fire of unit i at hex target (defensive: the defender's fire before
+ * a Close Combat, with the chart's Defensive Fire special results). */
+void bar_resolve_fire(bar_state *s, const mk_scenario *sc, int i, mk_hex target, bool defensive, mk_events *ev)
+{
     const bar_ext *x = bar_x(sc);
-    int i = a->unit, col;
-    int str = bar_fire_strength_of(s, sc, i, a->target, &col);
-    s->pc[i].flags |= BF_FIRED | BF_MOVED;
+    int col;
+    int str = bar_fire_strength_of(s, sc, i, target, &col);
+    if (str < 0 || col < 0)
+        return;
     bool art = bar_fire_row_artillery(x->p[i].fire_row);
     int roll = mk_rng_d100(&s->head.rng);
-    mk_event *e = bar_ev(ev, "roll", "Monmouth 6.3-6.5 (Fire Combat Table)");
-    e->purpose = "fire";
+    mk_event *e = bar_ev(ev, "roll", defensive ? "Series (Defensive Fire; our reading: docs/bar.md), Monmouth 6.3-6.4"
+                                               : "Monmouth 6.3-6.5 (Fire Combat Table)");
+    e->purpose = defensive ? "defensive_fire" : "fire";
     e->unit = (int16_t)i;
-    e->target = a->target;
+    e->target = target;
     e->die = 100;
     e->value = (int16_t)roll;
     e->points = (int16_t)(str / 100);
     e->text = x->ch.fire.col[col].name;
     bool leader = false;
-    int special = bar_fire_special_of(&x->ch, art ? BAR_FIRE_ARTILLERY : BAR_FIRE_INFANTRY, roll, false, &leader);
+    int special = bar_fire_special_of(&x->ch, defensive ? BAR_FIRE_DEFENSIVE : art ? BAR_FIRE_ARTILLERY : BAR_FIRE_INFANTRY,
+                                      roll, false, &leader);
     if (special >= 0) {
         /* 6.3-6.5: the special result, then the roll again for the fire */
         mk_event *sp = bar_ev(ev, "special", art ? "Monmouth 6.5" : "Monmouth 6.3-6.4");
@@ -156,7 +169,7 @@ int bar_apply_fire(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_e
             mk_event_mod(sp, shift, "column shift");
         col = bar_fire_column_shift(&x->ch, col, shift);
         if (leader)
-            bar_leader_check(s, sc, a->target, roll, ev);
+            bar_leader_check(s, sc, target, roll, ev);
         roll = mk_rng_d100(&s->head.rng);
         mk_event_value(e, roll);
     }
@@ -164,17 +177,15 @@ int bar_apply_fire(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_e
     if (col >= 0)
         bar_fire_result_of(&x->ch, col, roll, roll, &r);
     e->hits = (int16_t)r.sp;
-    int t = top_unit(s, sc, a->target);
+    int t = top_unit(s, sc, target);
     if (t < 0)
-        return 0;
+        return;
     if (r.sp > 0)
         bar_lose_sp(s, sc, t, r.sp, ev);
     if (r.morale && bar_alive(s, t) && !(s->pc[t].status & BS_ROUTED)) {
-        int mod = x->map.terrain[a->target] == BAR_T_WOODS || x->map.terrain[a->target] == BAR_T_MARSH_WOODS
+        int mod = x->map.terrain[target] == BAR_T_WOODS || x->map.terrain[target] == BAR_T_MARSH_WOODS
                       ? x->ch.er_woods_morale
                       : 0;
         bar_do_check(s, sc, t, 'M', r.morale, mod, "Monmouth 6.4e, 6.9 (Morale Check)", ev);
     }
-    (void)err;
-    return 0;
 }

@@ -166,6 +166,29 @@ static int resolve(bar_state *s, const mk_scenario *sc, int i, mk_hex to, int bo
         p->hex = to;
         return 2;
     }
+    /* Defensive Fire (series; ours: the defending hex's strongest fire that
+     * bears on the attacker, always taken): an attacker it routs, shakes or
+     * destroys does not close */
+    int best = -1, bstr = -1;
+    for (int j = 0; j < s->npieces; j++) {
+        int col;
+        if (s->pc[j].hex != to || bar_is_leader(&x->p[j]) || x->p[j].fire_row < 0 || (s->pc[j].status & BS_ROUTED) ||
+            bar_max_sps_firing(&x->ch, s->pc[j].form) <= 0)
+            continue;
+        int str = bar_fire_strength_of(s, sc, j, from, &col);
+        if (col >= 0 && str > bstr)
+            bstr = str, best = j;
+    }
+    if (best >= 0) {
+        uint8_t before = p->status;
+        bar_resolve_fire(s, sc, best, from, true, ev);
+        if (!bar_alive(s, i) || p->hex != from || (p->status & BS_ROUTED) ||
+            ((p->status & BS_SHAKEN) && !(before & BS_SHAKEN))) {
+            mk_event *st = bar_ev(ev, "attack_stopped", "Series (Defensive Fire)");
+            st->unit = (int16_t)i;
+            return -1;
+        }
+    }
     unsigned hs = bar_hexside(&x->map, from, to);
     bool uphill = x->map.elevation[to] > x->map.elevation[from];
     int att = x->p[i].cv + status_mod(&x->se, p) + leader_bonus(s, sc, from, side) +
