@@ -138,9 +138,29 @@ static void random_games(int n, int games)
                 illegal++;
                 break;
             }
-            /* a random player that ends segments now and then */
+            /* a random player that seeks combat: it fires and closes when it
+             * can (3 times in 4), moves toward the enemy's rally hex half the
+             * time, and ends segments now and then */
             int k = (int)mk_rng_below(&pick, (uint32_t)na);
-            if (acts[0].type == BA_NEXT && mk_rng_below(&pick, 8) == 0)
+            const bar_state *bs = gm->st;
+            const bar_ext *bx = bar_x(gm->sc);
+            int ncombat = 0, nfwd = 0;
+            static int combat[MK_MAX_ACTIONS], fwd[MK_MAX_ACTIONS];
+            for (int j = 0; j < na; j++) {
+                if (acts[j].type == BA_FIRE || acts[j].type == BA_CC || acts[j].type == BA_SNIPE)
+                    combat[ncombat++] = j;
+                if (acts[j].type == BA_MOVE) {
+                    mk_hex goal = bx->home[bar_other(bx->p[acts[j].unit].side)];
+                    if (mk_hex_distance(&gm->sc->map.grid, acts[j].path[0], goal) <
+                        mk_hex_distance(&gm->sc->map.grid, bs->pc[acts[j].unit].hex, goal))
+                        fwd[nfwd++] = j;
+                }
+            }
+            if (ncombat && mk_rng_below(&pick, 4) != 0)
+                k = combat[mk_rng_below(&pick, (uint32_t)ncombat)];
+            else if (nfwd && mk_rng_below(&pick, 2) == 0)
+                k = fwd[mk_rng_below(&pick, (uint32_t)nfwd)];
+            else if (acts[0].type == BA_NEXT && mk_rng_below(&pick, 8) == 0)
                 k = 0;
             if (mk_game_act(gm, &acts[k], &err) < 0) {
                 fprintf(stderr, "scenario %d game %d: legal action refused: %s\n", n, g, err.msg);
