@@ -84,6 +84,7 @@ static void empty(int turn_offset)
     s->phase = BP_ACTIVATE;
     s->marker = 0;
     s->acted[0] = s->acted[1] = 0;
+    s->rb_unit = -1;
 }
 
 static void place(const char *id, const char *hex, int form, int facing_deg)
@@ -1022,6 +1023,46 @@ static void test_charge(void)
     CHECK(!bar_pursuit_allowed(BAR_NIGHT, false));
 }
 
+
+/* 2.3f: cavalry attacked by infantry may Retreat Before Close Combat: the
+ * decision is the defender's (to_move changes side), then the attacker
+ * advances into the emptied hex; standing, the combat is fought. */
+static void test_retreat_before_close_combat(void)
+{
+    for (int retreat = 1; retreat >= 0; retreat--) {
+        empty(3);
+        place("GD/LEE", "E2019", BAR_FM_LINE, 90);
+        place("Va Bn/GD", "E2019", BAR_FM_ATTACK_COLUMN, 90);
+        mk_hex ne = mk_hex_neighbor(&sc->map.grid, hx("E2019"), 0);
+        char lb[MK_HEX_LABEL_MAX], js[160];
+        mk_hex_label(&sc->map.grid, ne, lb);
+        place("16 Da", lb, BAR_FM_CAVALRY, 90);   /* faces away: no defensive fire */
+        s->side = BAR_AMERICAN;
+        force(1, 35);
+        CHECK_EQ(act("{\"type\":\"activate\",\"command\":\"GD\"}"), 0);
+        CHECK_EQ(act("{\"type\":\"next\"}"), 0);
+        CHECK_EQ(act("{\"type\":\"next\"}"), 0);
+        snprintf(js, sizeof js, "{\"type\":\"close_combat\",\"unit\":\"Va Bn/GD\",\"target\":\"%s\"}", lb);
+        CHECK_EQ(act(js), 0);
+        CHECK_EQ(sc->rs->to_move(s), BAR_BRITISH);
+        CHECK(find_ev("roll", "close_combat") == NULL);
+        int u = pid("Va Bn/GD"), c = pid("16 Da");
+        if (retreat) {
+            CHECK_EQ(act("{\"type\":\"retreat_before_close_combat\",\"retreat\":true}"), 0);
+            CHECK(s->pc[c].hex != ne);
+            CHECK(mk_hex_adjacent(&sc->map.grid, s->pc[c].hex, ne));
+            CHECK_EQ(s->pc[c].sp, x->p[c].sp);
+            CHECK_EQ(s->pc[u].hex, ne);
+        } else {
+            force(2, 50, 99);
+            CHECK_EQ(act("{\"type\":\"retreat_before_close_combat\",\"retreat\":false}"), 0);
+            CHECK(find_ev("roll", "close_combat") != NULL);
+        }
+        CHECK_EQ(sc->rs->to_move(s), BAR_AMERICAN);
+        CHECK_EQ(s->rb_unit, -1);
+    }
+}
+
 int main(void)
 {
     int n;
@@ -1057,6 +1098,7 @@ int main(void)
     test_morale_relief();
     test_charge();
     test_defensive_fire();
+    test_retreat_before_close_combat();
     mk_scenario_free(sc);
     return check_done("test_bar_play");
 }

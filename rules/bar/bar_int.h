@@ -145,6 +145,11 @@ typedef struct bar_state {
     int8_t baggage;        /* 7.4a F: British baggage train losses (0-24) */
     int8_t raid_skip;      /* turns left without raids (07, 08) */
     bool raids_end, ambush_used;
+    /* a Close Combat waiting for the defender's Retreat Before Close Combat
+     * decision (2.3f, series): the attacker, the hex, charge or not */
+    int16_t rb_unit;       /* -1: none */
+    mk_hex rb_target;
+    uint8_t rb_flags;
     int8_t winner;         /* when over */
     int8_t level;          /* bar_level */
     bar_pc pc[MK_MAX_UNITS];
@@ -153,7 +158,7 @@ typedef struct bar_state {
 /* Action types. */
 enum {
     BA_NONE, BA_ACTIVATE, BA_NEXT, BA_MOVE, BA_FACE, BA_FORM, BA_ENTER, BA_FIRE, BA_CC,
-    BA_SNIPE, BA_ROUT, BA_EXIT, BA_GUARD, BA_COUNT
+    BA_SNIPE, BA_ROUT, BA_EXIT, BA_GUARD, BA_RBCC, BA_COUNT
 };
 enum { BAF_WING = 1,     /* BA_ACTIVATE: try a Wing Activation (2.4a) */
        BAF_CHARGE = 2 };  /* BA_CC: a cavalry Charge (2.3), path[0] its end hex */
@@ -236,6 +241,8 @@ int bar_legal_cc(const bar_state *s, const mk_scenario *sc, mk_action *out, int 
 int bar_apply_cc(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_events *ev,
                  mk_error *err);
 mk_hex bar_charge_end(const bar_state *s, const mk_scenario *sc, int i, mk_hex target);
+int bar_legal_rbcc(const bar_state *s, const mk_scenario *sc, mk_action *out, int cap);
+int bar_apply_rbcc(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_events *ev);
 
 /* setup.c: the scenario file of Monmouth scenario n (1-4) built from
  * data/bar/ (oob.json, scenarios/, map.json): pieces placed, NULL on error. */

@@ -615,6 +615,7 @@ static int init(void *st, const mk_scenario *sc, uint64_t options, uint64_t seed
     s->npieces = (int16_t)sc->nunits;
     s->turn = (int16_t)x->first_turn;
     s->winner = -1;
+    s->rb_unit = -1;
     for (int i = 0; i < sc->nunits; i++) {
         bar_pc *p = &s->pc[i];
         p->hex = sc->units[i].hex;
@@ -638,7 +639,7 @@ static int legal(const void *st, const mk_scenario *sc, mk_action *out, int cap)
     case BP_ACTIVATE: return bar_legal_activate(s, sc, out, cap);
     case BP_MOVE: return bar_legal_move(s, sc, out, 0, cap);
     case BP_FIRE: return bar_legal_snipe(s, sc, out, bar_legal_fire(s, sc, out, 0, cap), cap);
-    case BP_CC: return bar_legal_cc(s, sc, out, 0, cap);
+    case BP_CC: return s->rb_unit >= 0 ? bar_legal_rbcc(s, sc, out, cap) : bar_legal_cc(s, sc, out, 0, cap);
     case BP_GUARD: return bar_legal_guard(s, sc, out, cap);
     default: return 0;
     }
@@ -666,7 +667,7 @@ static int apply(void *st, const mk_scenario *sc, const mk_action *a, mk_events 
                             mk_hex_label(&sc->map.grid, s->pc[a->unit].hex, l2));
     }
     if (!match && a->unit >= 0 && a->unit < s->npieces && a->type != BA_ACTIVATE &&
-        a->type != BA_NEXT && !bar_piece_active(s, sc, a->unit))
+        a->type != BA_NEXT && a->type != BA_GUARD && a->type != BA_RBCC && !bar_piece_active(s, sc, a->unit))
         return mk_error_set(err, "illegal_action", "%s does not take part in this activation (Monmouth 2.4a)",
                             bar_pid(sc, a->unit));
     if (!match)
@@ -698,6 +699,8 @@ static int apply(void *st, const mk_scenario *sc, const mk_action *a, mk_events 
         rc = bar_apply_cc(s, sc, a, ev, err);
     else if (a->type == BA_SNIPE)
         rc = bar_apply_snipe(s, sc, a, ev);
+    else if (a->type == BA_RBCC)
+        rc = bar_apply_rbcc(s, sc, a, ev);
     else if (a->type == BA_GUARD) {
         bar_apply_guard(s, sc, a, ev);
         rc = 0;
@@ -715,7 +718,11 @@ static int apply(void *st, const mk_scenario *sc, const mk_action *a, mk_events 
     return rc;
 }
 
-static int to_move(const void *st) { return ((const bar_state *)st)->side; }
+static int to_move(const void *st)
+{
+    const bar_state *s = st;   /* a Retreat Before Close Combat is the defender's */
+    return s->rb_unit >= 0 ? bar_other(s->side) : s->side;
+}
 static int active(const void *st) { return ((const bar_state *)st)->side; }
 static bool over(const void *st) { return ((const bar_state *)st)->phase == BP_OVER; }
 
@@ -838,7 +845,16 @@ static json_t *state_json(const void *st, const mk_scenario *sc)
                             s->army[i] >= 0 ? json_string(bar_pid(sc, s->army[i])) : json_null());
     json_object_set_new(o, "army_leader", al);
     json_object_set_new(o, "sp_lost", spl);
-    json_object_set_new(o, "pending", json_null());
+    if (s->rb_unit >= 0) {
+        json_t *p = json_object();
+        json_object_set_new(p, "decision", json_string("retreat_before_close_combat"));
+        json_object_set_new(p, "side", json_string(sc->sides[bar_other(s->side)].id));
+        json_object_set_new(p, "attacker", json_string(bar_pid(sc, s->rb_unit)));
+        json_object_set_new(p, "hex", hex_json(sc, s->rb_target));
+        json_object_set_new(o, "pending", p);
+    } else {
+        json_object_set_new(o, "pending", json_null());
+    }
     json_object_set_new(o, "over", json_boolean(s->phase == BP_OVER));
     if (s->phase == BP_OVER) {
         mk_result r;
@@ -855,7 +871,8 @@ static json_t *state_json(const void *st, const mk_scenario *sc)
 }
 
 static const char *const type_names[BA_COUNT] = {"",     "activate", "next", "move",  "face",  "form",
-                                                 "enter", "fire", "close_combat", "snipe", "rout", "exit", "guard"};
+                                                 "enter", "fire", "close_combat", "snipe", "rout", "exit", "guard",
+                                                 "retreat_before_close_combat"};
 
 static json_t *action_json(const void *st, const mk_scenario *sc, const mk_action *a)
 {
@@ -940,6 +957,12 @@ static json_t *action_json(const void *st, const mk_scenario *sc, const mk_actio
                  mk_hex_label(g, s->pc[a->unit].hex, lb),
                  x->p[a->unit].side == BAR_AMERICAN ? "Monmouth 7.1a A" : "Monmouth 7.2d B, 7.3d C, 7.4d C");
         break;
+    case BA_RBCC:
+        json_object_set_new(o, "retreat", json_boolean(a->flags));
+        snprintf(text, sizeof text, "%s",
+                 a->flags ? "Retreat Before Close Combat: the defenders fall back a hex"
+                          : "Stand and receive the Close Combat");
+        break;
     case BA_GUARD:
         json_object_set_new(o, "unit", json_string(bar_pid(sc, a->unit)));
         snprintf(text, sizeof text, "%s joins the baggage train guard (Monmouth 7.4a F)", bar_pid(sc, a->unit));
@@ -975,7 +998,7 @@ static int action_parse(const void *st, const mk_scenario *sc, json_t *obj, mk_a
     json_t *v;
     json_object_foreach(obj, key, v) {
         static const char *const ok[] = {"type", "text", "cost", "unit", "path", "target", "facing",
-                                         "formation", "command", "wing", "leader", "charge", NULL};
+                                         "formation", "command", "wing", "leader", "charge", "retreat", NULL};
         bool known = false;
         for (int k = 0; ok[k]; k++)
             known |= !strcmp(ok[k], key);
@@ -994,6 +1017,13 @@ static int action_parse(const void *st, const mk_scenario *sc, json_t *obj, mk_a
     }
     if (t == BA_NEXT)
         return 0;
+    if (t == BA_RBCC) {
+        json_t *r = json_object_get(obj, "retreat");
+        if (!json_is_boolean(r))
+            return mk_error_set(err, "bad_arg", "action.retreat: true or false");
+        out->flags = json_is_true(r) ? 1 : 0;
+        return 0;
+    }
     const char *u = json_string_value(json_object_get(obj, "unit"));
     int i = u ? mk_scenario_unit(sc, u) : -1;
     if (i < 0)

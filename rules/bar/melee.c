@@ -17,6 +17,8 @@
 #include "rules/bar/bar_int.h"
 
 static mk_hex charge_end(const bar_state *s, const mk_scenario *sc, int i, mk_hex target);
+static void finish_charge(bar_state *s, const mk_scenario *sc, int i, mk_hex to, mk_events *ev);
+static bool may_retreat_before(const bar_state *s, const mk_scenario *sc, int i, mk_hex to);
 
 static bool can_attack(const bar_state *s, const mk_scenario *sc, int i)
 {
@@ -90,7 +92,9 @@ static int status_mod(const bar_series *se, const bar_pc *p)
 
 /* The losers in hex h retreat a hex toward their rally hex, Disordered,
  * and check morale; units that cannot retreat lose an SP. */
-static void retreat_hex(bar_state *s, const mk_scenario *sc, mk_hex h, int side, mk_events *ev)
+/* The hex side's units in h fall back to: toward their rally hex, away
+ * from enemy fronts; MK_NO_HEX if none. */
+static mk_hex retreat_to(const bar_state *s, const mk_scenario *sc, mk_hex h, int side)
 {
     const bar_ext *x = bar_x(sc);
     const mk_grid *g = &sc->map.grid;
@@ -104,6 +108,13 @@ static void retreat_hex(bar_state *s, const mk_scenario *sc, mk_hex h, int side,
         if (v < bestv)
             bestv = v, best = nb;
     }
+    return best;
+}
+
+static void retreat_hex(bar_state *s, const mk_scenario *sc, mk_hex h, int side, mk_events *ev)
+{
+    const bar_ext *x = bar_x(sc);
+    mk_hex best = retreat_to(s, sc, h, side);
     for (int j = 0; j < s->npieces; j++) {
         if (s->pc[j].hex != h || x->p[j].side != side)
             continue;
@@ -367,6 +378,12 @@ int bar_apply_cc(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_eve
     mk_hex to = a->target;
     p->flags |= BF_CC | BF_MOVED;
     if (!(a->flags & BAF_CHARGE)) {
+        if (may_retreat_before(s, sc, i, to)) {   /* the defender decides first */
+            s->rb_unit = (int16_t)i;
+            s->rb_target = to;
+            s->rb_flags = a->flags;
+            return 0;
+        }
         resolve(s, sc, i, to, 0, ev);
         return 0;
     }
@@ -389,6 +406,21 @@ int bar_apply_cc(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_eve
         bar_do_check(s, sc, i, 'D', 'A', 0, "Monmouth 2.3a (charge Disorder Check A)", ev);
     if (!bar_alive(s, i) || p->hex == MK_NO_HEX || (p->status & BS_ROUTED))
         return 0;
+    if (may_retreat_before(s, sc, i, to)) {   /* the defender decides first */
+        s->rb_unit = (int16_t)i;
+        s->rb_target = to;
+        s->rb_flags = a->flags;
+        return 0;
+    }
+    finish_charge(s, sc, i, to, ev);
+    (void)err;
+    return 0;
+}
+
+static void finish_charge(bar_state *s, const mk_scenario *sc, int i, mk_hex to, mk_events *ev)
+{
+    const bar_ext *x = bar_x(sc);
+    unsigned side = bar_hexside(&x->map, s->pc[i].hex, to);
     bool dummy;
     int beaten = defender_of(s, sc, to, &dummy);
     int loser = resolve(s, sc, i, to, x->se.cc_charge, ev);
@@ -396,6 +428,63 @@ int bar_apply_cc(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_eve
     if ((loser == 1 || loser == 2) && bar_pursuit_allowed(bar_light_of(s->turn), woods) &&
         !(side & (BAR_HS_HEDGEROW | BAR_HS_CREEK)))
         pursuit(s, sc, i, to, beaten, ev);
-    (void)err;
+}
+
+/* Retreat Before Close Combat (2.3f: cavalry attacked by infantry; ours,
+ * from the series: units in Skirmish formation): offered when every
+ * defending unit may, none is routed, and there is a hex to fall back to. */
+static bool may_retreat_before(const bar_state *s, const mk_scenario *sc, int i, mk_hex to)
+{
+    const bar_ext *x = bar_x(sc);
+    int n = 0;
+    for (int j = 0; j < s->npieces; j++) {
+        if (s->pc[j].hex != to || bar_is_leader(&x->p[j]))
+            continue;
+        bool ok = (x->p[j].kind == BK_CAVALRY && x->p[i].kind == BK_INFANTRY) || s->pc[j].form == BAR_FM_SKIRMISH;
+        if (!ok || (s->pc[j].status & BS_ROUTED))
+            return false;
+        n++;
+    }
+    return n > 0 && retreat_to(s, sc, to, bar_other(x->p[i].side)) != MK_NO_HEX;
+}
+
+int bar_legal_rbcc(const bar_state *s, const mk_scenario *sc, mk_action *out, int cap)
+{
+    int n = 0;
+    for (int f = 1; f >= 0 && n < cap; f--)
+        out[n++] = (mk_action){.type = BA_RBCC, .flags = (uint8_t)f, .unit = -1, .other = -1, .target = -1};
+    (void)s;
+    (void)sc;
+    return n;
+}
+
+int bar_apply_rbcc(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_events *ev)
+{
+    const bar_ext *x = bar_x(sc);
+    int i = s->rb_unit;
+    mk_hex to = s->rb_target;
+    uint8_t flags = s->rb_flags;
+    s->rb_unit = -1;
+    if (!a->flags) {   /* they stand */
+        if (flags & BAF_CHARGE)
+            finish_charge(s, sc, i, to, ev);
+        else
+            resolve(s, sc, i, to, 0, ev);
+        return 0;
+    }
+    int side = bar_other(x->p[i].side);
+    mk_hex back = retreat_to(s, sc, to, side);
+    for (int j = 0; j < s->npieces; j++)
+        if (s->pc[j].hex == to && x->p[j].side == side) {
+            mk_event *e = bar_ev(ev, "retreat_before_close_combat", "Monmouth 2.3f, Series");
+            e->unit = (int16_t)j;
+            e->from = to;
+            e->to = back;
+            s->pc[j].hex = back;
+        }
+    mk_event *adv = bar_ev(ev, "advance", "Series 14 (advance after Close Combat)");
+    adv->unit = (int16_t)i;
+    adv->to = to;
+    s->pc[i].hex = to;
     return 0;
 }
