@@ -1063,6 +1063,78 @@ static void test_retreat_before_close_combat(void)
     }
 }
 
+
+/* 2.2d D: artillery may fire at a unit making Road Movement, at any range
+ * of its chart (not its minimum); the reactive player calls "Halt" after the
+ * unit enters a hex: a decision of the other side. No adverse result: the
+ * march goes on; an adverse one ends it. */
+static void test_opportunity_fire(void)
+{
+    const mk_grid *g = &sc->map.grid;
+    mk_hex path[4];
+    path[0] = hx("E3915");
+    for (int k = 1; k < 4; k++) {
+        path[k] = MK_NO_HEX;
+        for (int d = 0; d < 6; d++) {
+            mk_hex nb = mk_hex_neighbor(g, path[k - 1], d);
+            if (nb != MK_NO_HEX && (k < 2 || nb != path[k - 2]) && bar_road(&x->map, path[k - 1], nb) == BAR_ROAD_MAJOR)
+                path[k] = nb;
+        }
+    }
+    char l0[MK_HEX_LABEL_MAX], l1[MK_HEX_LABEL_MAX], la[MK_HEX_LABEL_MAX], js[160];
+    mk_hex_label(g, path[0], l0);
+    mk_hex_label(g, path[1], l1);
+    int art = pid("Fld/GD"), u = pid("63/5th");
+    /* a hex two away from path[1] from which the gun bears on it */
+    mk_hex at = MK_NO_HEX;
+    for (mk_hex h = 0; h < mk_grid_size(g) && at == MK_NO_HEX; h++) {
+        if (mk_hex_distance(g, h, path[1]) != 2 || mk_hex_distance(g, h, path[0]) < 2 || x->map.terrain[h])
+            continue;
+        empty(3);
+        place("Fld/GD", mk_hex_label(g, h, la), BAR_FM_ARTILLERY, 30 * bar_bearing12(g, h, path[1]));
+        place("63/5th", l1, BAR_FM_ROAD_COLUMN, 270);
+        int col;
+        if (bar_fire_strength_of(s, sc, art, path[1], &col) >= 0 && col >= 0)
+            at = h;
+    }
+    CHECK(at != MK_NO_HEX);
+    if (at == MK_NO_HEX)
+        return;
+    for (int fire = 1; fire >= 0; fire--) {
+        empty(3);
+        place("Fld/GD", la, BAR_FM_ARTILLERY, 30 * bar_bearing12(g, at, path[1]));
+        place("GD/LEE", la, BAR_FM_LINE, 90);
+        place("HC", "E3920", BAR_FM_LINE, 270);
+        place("5th/COR", l0, BAR_FM_LINE, 270);
+        place("63/5th", l0, BAR_FM_ROAD_COLUMN, 270);
+        s->side = BAR_BRITISH;
+        CHECK_EQ(act("{\"type\":\"activate\",\"command\":\"5th\"}"), 0);
+        snprintf(js, sizeof js, "{\"type\":\"move\",\"unit\":\"63/5th\",\"path\":[\"%s\"]}", l1);
+        CHECK_EQ(act(js), 0);
+        CHECK_EQ(s->of_unit, u);
+        CHECK_EQ(sc->rs->to_move(s), BAR_AMERICAN);
+        if (fire) {
+            force(1, 11);   /* a miss: no adverse result, the march goes on */
+            CHECK_EQ(act("{\"type\":\"opportunity_fire\",\"unit\":\"Fld/GD\"}"), 0);
+            CHECK(find_ev("opportunity_fire", NULL) != NULL);
+            CHECK(find_ev("roll", "fire") != NULL);
+            CHECK_EQ(s->of_unit, -1);   /* no other gun */
+            CHECK(s->pc[u].mp > 0);
+        } else {
+            CHECK_EQ(act("{\"type\":\"opportunity_fire\",\"unit\":null}"), 0);
+            CHECK(find_ev("roll", "fire") == NULL);
+        }
+        CHECK_EQ(sc->rs->to_move(s), BAR_BRITISH);
+        if (fire) {   /* once per activation against the same unit */
+            mk_action list[MK_MAX_ACTIONS];
+            s->of_unit = (int16_t)u;
+            int n = bar_legal_opfire(s, sc, list, MK_MAX_ACTIONS);
+            CHECK_EQ(n, 1);   /* only "let it pass" */
+            s->of_unit = -1;
+        }
+    }
+}
+
 int main(void)
 {
     int n;
@@ -1099,6 +1171,7 @@ int main(void)
     test_charge();
     test_defensive_fire();
     test_retreat_before_close_combat();
+    test_opportunity_fire();
     mk_scenario_free(sc);
     return check_done("test_bar_play");
 }

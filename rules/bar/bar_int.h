@@ -150,6 +150,11 @@ typedef struct bar_state {
     int16_t rb_unit;       /* -1: none */
     mk_hex rb_target;
     uint8_t rb_flags;
+    /* 2.2d D: a unit that has just made Road Movement into a hex the
+     * reactive artillery may fire at: the reactive side's decision */
+    int16_t of_unit;       /* -1: none */
+    int8_t nof;            /* (artillery, mover) pairs that fired this activation */
+    int16_t of[16][2];
     int8_t winner;         /* when over */
     int8_t level;          /* bar_level */
     bar_pc pc[MK_MAX_UNITS];
@@ -158,7 +163,7 @@ typedef struct bar_state {
 /* Action types. */
 enum {
     BA_NONE, BA_ACTIVATE, BA_NEXT, BA_MOVE, BA_FACE, BA_FORM, BA_ENTER, BA_FIRE, BA_CC,
-    BA_SNIPE, BA_ROUT, BA_EXIT, BA_GUARD, BA_RBCC, BA_COUNT
+    BA_SNIPE, BA_ROUT, BA_EXIT, BA_GUARD, BA_RBCC, BA_OPFIRE, BA_COUNT
 };
 enum { BAF_WING = 1,     /* BA_ACTIVATE: try a Wing Activation (2.4a) */
        BAF_CHARGE = 2 };  /* BA_CC: a cavalry Charge (2.3), path[0] its end hex */
@@ -234,6 +239,9 @@ int bar_apply_fire(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_e
                    mk_error *err);
 int bar_fire_strength_of(const bar_state *s, const mk_scenario *sc, int i, mk_hex target,
                          int *column);
+bool bar_opfire_offered(bar_state *s, const mk_scenario *sc, int mover);
+int bar_legal_opfire(const bar_state *s, const mk_scenario *sc, mk_action *out, int cap);
+int bar_apply_opfire(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_events *ev);
 void bar_resolve_fire(bar_state *s, const mk_scenario *sc, int i, mk_hex target, bool defensive, mk_events *ev);
 
 /* melee.c */

@@ -189,3 +189,75 @@ void bar_resolve_fire(bar_state *s, const mk_scenario *sc, int i, mk_hex target,
         bar_do_check(s, sc, t, 'M', r.morale, mod, "Monmouth 6.4e, 6.9 (Morale Check)", ev);
     }
 }
+
+/* --- 2.2d D: artillery Opportunity Fire against Road Movement ----------- */
+
+/* Can reactive artillery piece j fire at mover i now? Unlimbered, not
+ * routed, the mover in its range (the chart's; not its minimum, 2.2d D),
+ * through its front, in line of sight; once per activation per mover. */
+static bool may_opfire(const bar_state *s, const mk_scenario *sc, int j, int i)
+{
+    const bar_ext *x = bar_x(sc);
+    const bar_pc *p = &s->pc[j];
+    if (p->hex == MK_NO_HEX || x->p[j].kind != BK_ARTILLERY || x->p[j].side == x->p[i].side ||
+        p->form != BAR_FM_ARTILLERY || (p->status & BS_ROUTED) || x->p[j].fire_row < 0)
+        return false;
+    for (int k = 0; k < s->nof; k++)
+        if (s->of[k][0] == j && s->of[k][1] == i)
+            return false;
+    int col;
+    return bar_fire_strength_of(s, sc, j, s->pc[i].hex, &col) >= 0 && col >= 0;
+}
+
+/* After a Road Movement step of mover: is there artillery to fire? Then
+ * the reactive side decides ("Halt", 2.2d D). */
+bool bar_opfire_offered(bar_state *s, const mk_scenario *sc, int mover)
+{
+    if (s->nof >= 16)
+        return false;
+    for (int j = 0; j < s->npieces; j++)
+        if (may_opfire(s, sc, j, mover)) {
+            s->of_unit = (int16_t)mover;
+            return true;
+        }
+    return false;
+}
+
+int bar_legal_opfire(const bar_state *s, const mk_scenario *sc, mk_action *out, int cap)
+{
+    int n = 0;
+    if (n < cap)   /* let it pass */
+        out[n++] = (mk_action){.type = BA_OPFIRE, .unit = -1, .other = s->of_unit, .target = -1};
+    for (int j = 0; j < s->npieces && n < cap; j++)
+        if (may_opfire(s, sc, j, s->of_unit))
+            out[n++] = (mk_action){.type = BA_OPFIRE, .unit = (int16_t)j, .other = s->of_unit,
+                                   .target = s->pc[s->of_unit].hex};
+    return n;
+}
+
+/* Fire, then (2.2d D) "if the target suffers no adverse result, it may
+ * continue its Road Movement and may undergo Opportunity Fire again from
+ * other reactive units": the decision comes back while artillery remains;
+ * an adverse result (a loss or a worse state) ends its movement. */
+int bar_apply_opfire(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_events *ev)
+{
+    int i = s->of_unit;
+    s->of_unit = -1;
+    if (a->unit < 0)
+        return 0;
+    s->of[s->nof][0] = a->unit;
+    s->of[s->nof][1] = (int16_t)i;
+    s->nof++;
+    bar_pc before = s->pc[i];
+    mk_event *e = bar_ev(ev, "opportunity_fire", "Monmouth 2.2d D");
+    e->unit = a->unit;
+    e->other = (int16_t)i;
+    bar_resolve_fire(s, sc, a->unit, s->pc[i].hex, false, ev);
+    bar_pc *p = &s->pc[i];
+    if (p->hex == MK_NO_HEX || p->sp < before.sp || p->status != before.status) {
+        p->mp = 0;
+        return 0;
+    }
+    bar_opfire_offered(s, sc, i);
+    return 0;
+}

@@ -616,6 +616,7 @@ static int init(void *st, const mk_scenario *sc, uint64_t options, uint64_t seed
     s->turn = (int16_t)x->first_turn;
     s->winner = -1;
     s->rb_unit = -1;
+    s->of_unit = -1;
     for (int i = 0; i < sc->nunits; i++) {
         bar_pc *p = &s->pc[i];
         p->hex = sc->units[i].hex;
@@ -637,7 +638,7 @@ static int legal(const void *st, const mk_scenario *sc, mk_action *out, int cap)
     const bar_state *s = st;
     switch (s->phase) {
     case BP_ACTIVATE: return bar_legal_activate(s, sc, out, cap);
-    case BP_MOVE: return bar_legal_move(s, sc, out, 0, cap);
+    case BP_MOVE: return s->of_unit >= 0 ? bar_legal_opfire(s, sc, out, cap) : bar_legal_move(s, sc, out, 0, cap);
     case BP_FIRE: return bar_legal_snipe(s, sc, out, bar_legal_fire(s, sc, out, 0, cap), cap);
     case BP_CC: return s->rb_unit >= 0 ? bar_legal_rbcc(s, sc, out, cap) : bar_legal_cc(s, sc, out, 0, cap);
     case BP_GUARD: return bar_legal_guard(s, sc, out, cap);
@@ -667,7 +668,8 @@ static int apply(void *st, const mk_scenario *sc, const mk_action *a, mk_events 
                             mk_hex_label(&sc->map.grid, s->pc[a->unit].hex, l2));
     }
     if (!match && a->unit >= 0 && a->unit < s->npieces && a->type != BA_ACTIVATE &&
-        a->type != BA_NEXT && a->type != BA_GUARD && a->type != BA_RBCC && !bar_piece_active(s, sc, a->unit))
+        a->type != BA_NEXT && a->type != BA_GUARD && a->type != BA_RBCC && a->type != BA_OPFIRE &&
+        !bar_piece_active(s, sc, a->unit))
         return mk_error_set(err, "illegal_action", "%s does not take part in this activation (Monmouth 2.4a)",
                             bar_pid(sc, a->unit));
     if (!match)
@@ -701,6 +703,8 @@ static int apply(void *st, const mk_scenario *sc, const mk_action *a, mk_events 
         rc = bar_apply_snipe(s, sc, a, ev);
     else if (a->type == BA_RBCC)
         rc = bar_apply_rbcc(s, sc, a, ev);
+    else if (a->type == BA_OPFIRE)
+        rc = bar_apply_opfire(s, sc, a, ev);
     else if (a->type == BA_GUARD) {
         bar_apply_guard(s, sc, a, ev);
         rc = 0;
@@ -721,7 +725,7 @@ static int apply(void *st, const mk_scenario *sc, const mk_action *a, mk_events 
 static int to_move(const void *st)
 {
     const bar_state *s = st;   /* a Retreat Before Close Combat is the defender's */
-    return s->rb_unit >= 0 ? bar_other(s->side) : s->side;
+    return s->rb_unit >= 0 || s->of_unit >= 0 ? bar_other(s->side) : s->side;
 }
 static int active(const void *st) { return ((const bar_state *)st)->side; }
 static bool over(const void *st) { return ((const bar_state *)st)->phase == BP_OVER; }
@@ -845,7 +849,14 @@ static json_t *state_json(const void *st, const mk_scenario *sc)
                             s->army[i] >= 0 ? json_string(bar_pid(sc, s->army[i])) : json_null());
     json_object_set_new(o, "army_leader", al);
     json_object_set_new(o, "sp_lost", spl);
-    if (s->rb_unit >= 0) {
+    if (s->of_unit >= 0) {
+        json_t *p = json_object();
+        json_object_set_new(p, "decision", json_string("opportunity_fire"));
+        json_object_set_new(p, "side", json_string(sc->sides[bar_other(s->side)].id));
+        json_object_set_new(p, "unit", json_string(bar_pid(sc, s->of_unit)));
+        json_object_set_new(p, "hex", hex_json(sc, s->pc[s->of_unit].hex));
+        json_object_set_new(o, "pending", p);
+    } else if (s->rb_unit >= 0) {
         json_t *p = json_object();
         json_object_set_new(p, "decision", json_string("retreat_before_close_combat"));
         json_object_set_new(p, "side", json_string(sc->sides[bar_other(s->side)].id));
@@ -872,7 +883,7 @@ static json_t *state_json(const void *st, const mk_scenario *sc)
 
 static const char *const type_names[BA_COUNT] = {"",     "activate", "next", "move",  "face",  "form",
                                                  "enter", "fire", "close_combat", "snipe", "rout", "exit", "guard",
-                                                 "retreat_before_close_combat"};
+                                                 "retreat_before_close_combat", "opportunity_fire"};
 
 static json_t *action_json(const void *st, const mk_scenario *sc, const mk_action *a)
 {
@@ -957,6 +968,16 @@ static json_t *action_json(const void *st, const mk_scenario *sc, const mk_actio
                  mk_hex_label(g, s->pc[a->unit].hex, lb),
                  x->p[a->unit].side == BAR_AMERICAN ? "Monmouth 7.1a A" : "Monmouth 7.2d B, 7.3d C, 7.4d C");
         break;
+    case BA_OPFIRE:
+        if (a->unit >= 0) {
+            json_object_set_new(o, "unit", json_string(bar_pid(sc, a->unit)));
+            snprintf(text, sizeof text, "Halt! %s fires at %s on the road (Monmouth 2.2d D)", bar_pid(sc, a->unit),
+                     bar_pid(sc, a->other));
+        } else {
+            json_object_set_new(o, "unit", json_null());
+            snprintf(text, sizeof text, "Let %s march on (no Opportunity Fire)", bar_pid(sc, a->other));
+        }
+        break;
     case BA_RBCC:
         json_object_set_new(o, "retreat", json_boolean(a->flags));
         snprintf(text, sizeof text, "%s",
@@ -1017,6 +1038,19 @@ static int action_parse(const void *st, const mk_scenario *sc, json_t *obj, mk_a
     }
     if (t == BA_NEXT)
         return 0;
+    if (t == BA_OPFIRE) {
+        json_t *u = json_object_get(obj, "unit");
+        out->other = s->of_unit;
+        out->target = -1;
+        if (json_is_null(u) || !u)
+            return 0;
+        int j = json_is_string(u) ? mk_scenario_unit(sc, json_string_value(u)) : -1;
+        if (j < 0)
+            return mk_error_set(err, "bad_arg", "action.unit: an artillery unit id, or null to let it pass");
+        out->unit = (int16_t)j;
+        out->target = s->of_unit >= 0 ? s->pc[s->of_unit].hex : -1;
+        return 0;
+    }
     if (t == BA_RBCC) {
         json_t *r = json_object_get(obj, "retreat");
         if (!json_is_boolean(r))

@@ -352,6 +352,10 @@ int bar_apply_move(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_e
         mk_event *z = bar_ev(ev, "zoc", "Series ZOC (our reading: docs/bar.md)");
         z->unit = (int16_t)i;
     }
+    /* 2.2d D: Road Movement into a hex the enemy's artillery may fire at */
+    if (bar_road(&x->map, from, to) &&
+        (p->form == BAR_FM_ROAD_COLUMN || p->form == BAR_FM_ARTILLERY_ROAD_COLUMN))
+        bar_opfire_offered(s, sc, i);
     if (x->p[i].side == BAR_AMERICAN && !s->limits_off) {   /* 7.1a: the limits end */
         mk_hex nb[6];
         mk_hex_neighbors(g, to, nb);
