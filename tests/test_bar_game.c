@@ -86,7 +86,7 @@ static int invariants(const bar_state *s, const mk_scenario *sc)
             fprintf(stderr, "%s: eliminated but on the map\n", sc->units[i].id);
             bad++;
         }
-        if (p->hex == MK_NO_HEX && !(p->flags & BF_ELIM) && (p->flags & BF_ON) && !(p->more & BM_EXITED)) {
+        if (p->hex == MK_NO_HEX && !(p->flags & BF_ELIM) && (p->flags & BF_ON) && !(p->more & (BM_EXITED | BM_OFFMAP))) {
             fprintf(stderr, "%s: off the map without a reason\n", sc->units[i].id);
             bad++;
         }

@@ -1135,6 +1135,73 @@ static void test_opportunity_fire(void)
     }
 }
 
+
+/* 3.4c: in scenarios 2-4 an American unit in Road Column leaves by W0114
+ * or W0124 and may come back by either only after the entire next turn. */
+static void test_off_map_movement(void)
+{
+    int n;
+    const mk_ruleset *const *all = mk_rulesets(&n);
+    mk_error err = {0};
+    mk_scenario *sc1 = sc;
+    const bar_ext *x1 = x;
+    sc = mk_scenario_load_file("scenarios/bar/2-washingtons-stand.json", all, n, &err);
+    CHECK(sc != NULL);
+    if (!sc) {
+        sc = sc1;
+        return;
+    }
+    x = bar_x(sc);
+    CHECK(bar_scen_switch(&x->scen, "off_map_movement", 0));
+    int u = -1, org = -1;
+    for (int i = 0; i < s->npieces && u < 0; i++)
+        if (!bar_is_leader(&x->p[i]) && x->p[i].side == BAR_AMERICAN && x->p[i].kind == BK_INFANTRY &&
+            x->p[i].org >= 0 && bar_org_leader(sc, x->p[i].org) >= 0 && !x->p[i].independent)
+            u = i, org = x->p[i].org;
+    CHECK(u >= 0);
+    if (u < 0)
+        return;
+    char js[160];
+    for (int round = 0; round < 3; round++) {
+        empty(round == 0 ? 0 : round == 1 ? 1 : 2);
+        place(sc->units[bar_org_leader(sc, org)].id, "W0115", BAR_FM_LINE, 90);
+        if (round == 0) {
+            place(sc->units[u].id, "W0114", BAR_FM_ROAD_COLUMN, 270);
+        } else {   /* it left in the first turn */
+            s->pc[u].flags = BF_ON;
+            s->pc[u].sp = x->p[u].sp;
+            s->pc[u].more = BM_OFFMAP;
+            s->pc[u].back = (int16_t)(x->first_turn + 2);
+        }
+        place("HC", "E3920", BAR_FM_LINE, 270);
+        place("5th/COR", "E3120", BAR_FM_LINE, 270);
+        place("63/5th", "E3120", BAR_FM_LINE, 270);
+        s->side = BAR_AMERICAN;
+        force(1, 15);
+        snprintf(js, sizeof js, "{\"type\":\"activate\",\"command\":\"%s\"}", x->oob.org[org].id);
+        CHECK_EQ(act(js), 0);
+        if (round == 0) {
+            snprintf(js, sizeof js, "{\"type\":\"exit\",\"unit\":\"%s\",\"off_map\":true}", sc->units[u].id);
+            CHECK_EQ(act(js), 0);
+            CHECK(s->pc[u].more & BM_OFFMAP);
+            CHECK_EQ(s->pc[u].back, x->first_turn + 2);
+            CHECK_EQ(s->pc[u].hex, MK_NO_HEX);
+        } else {
+            snprintf(js, sizeof js, "{\"type\":\"enter\",\"unit\":\"%s\",\"path\":[\"W0124\"]}", sc->units[u].id);
+            if (round == 1) {
+                CHECK(act(js) < 0);   /* the next turn: not yet */
+            } else {
+                CHECK_EQ(act(js), 0);
+                CHECK_EQ(s->pc[u].hex, hx("W0124"));
+                CHECK(!(s->pc[u].more & BM_OFFMAP));
+            }
+        }
+    }
+    mk_scenario_free(sc);
+    sc = sc1;
+    x = x1;
+}
+
 int main(void)
 {
     int n;
@@ -1172,6 +1239,7 @@ int main(void)
     test_defensive_fire();
     test_retreat_before_close_combat();
     test_opportunity_fire();
+    test_off_map_movement();
     mk_scenario_free(sc);
     return check_done("test_bar_play");
 }

@@ -104,12 +104,15 @@ typedef struct bar_pc {
     int8_t spent;          /* half MPs spent this activation (2.7, 2.8, 4.1a B) */
     uint8_t more;          /* BM_* */
     int8_t ctr;            /* a replacement leader: his Leader Loss counter + 1 (2.4b) */
+    int16_t back;          /* 3.4c: the first turn it may re-enter */
 } bar_pc;
+bool bar_offmap_exit_hex(const mk_scenario *sc, mk_hex h);
 enum {
     BM_OFF_ROAD = 1 << 0,  /* moved off a road this activation (2.7 C-D "road only") */
     BM_VOL_ROUT = 1 << 1,  /* the rout is voluntary (2.5, 3.2b G iv) */
     BM_EXITED = 1 << 2,    /* left the map (7.1a A, 7.2d B, 7.3d C, 7.4d C) */
     BM_GUARD = 1 << 3,     /* the baggage train guard (7.4a F i) */
+    BM_OFFMAP = 1 << 4,    /* off the map by W0114/W0124 (3.4c), back from turn `back` */
 };
 
 /* Phases. */

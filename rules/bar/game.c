@@ -411,7 +411,8 @@ bool bar_piece_active(const bar_state *s, const mk_scenario *sc, int i)
         return false;
     int l = bar_org_leader(sc, s->org);
     if (l < 0 || s->pc[l].hex == MK_NO_HEX || s->pc[i].hex == MK_NO_HEX)
-        return s->pc[i].hex == MK_NO_HEX && p->arrive >= 0 && p->arrive <= s->turn;
+        return s->pc[i].hex == MK_NO_HEX &&
+               ((p->arrive >= 0 && p->arrive <= s->turn) || (s->pc[i].more & BM_OFFMAP));
     return mk_hex_distance(&sc->map.grid, s->pc[i].hex, s->pc[l].hex) <= x->p[l].range;
 }
 
@@ -822,6 +823,8 @@ static json_t *state_json(const void *st, const mk_scenario *sc)
             json_object_set_new(u, "eliminated", json_true());
         if (p->more & BM_EXITED)
             json_object_set_new(u, "exited", json_true());
+        if (p->more & BM_OFFMAP)
+            json_object_set_new(u, "off_map_until", json_integer(p->back - x->first_turn + 1));
         if (p->more & BM_GUARD)
             json_object_set_new(u, "baggage_guard", json_true());
         if (p->ctr)
@@ -964,9 +967,12 @@ static json_t *action_json(const void *st, const mk_scenario *sc, const mk_actio
         break;
     case BA_EXIT:
         json_object_set_new(o, "unit", json_string(bar_pid(sc, a->unit)));
+        if (a->flags)
+            json_object_set_new(o, "off_map", json_true());
         snprintf(text, sizeof text, "%s leaves the map from %s (%s)", bar_pid(sc, a->unit),
                  mk_hex_label(g, s->pc[a->unit].hex, lb),
-                 x->p[a->unit].side == BAR_AMERICAN ? "Monmouth 7.1a A" : "Monmouth 7.2d B, 7.3d C, 7.4d C");
+                 a->flags ? "off-map movement, Monmouth 3.4c: back after the next turn"
+                 : x->p[a->unit].side == BAR_AMERICAN ? "Monmouth 7.1a A" : "Monmouth 7.2d B, 7.3d C, 7.4d C");
         break;
     case BA_OPFIRE:
         if (a->unit >= 0) {
@@ -1019,7 +1025,8 @@ static int action_parse(const void *st, const mk_scenario *sc, json_t *obj, mk_a
     json_t *v;
     json_object_foreach(obj, key, v) {
         static const char *const ok[] = {"type", "text", "cost", "unit", "path", "target", "facing",
-                                         "formation", "command", "wing", "leader", "charge", "retreat", NULL};
+                                         "formation", "command", "wing", "leader", "charge", "retreat",
+                                         "off_map", NULL};
         bool known = false;
         for (int k = 0; ok[k]; k++)
             known |= !strcmp(ok[k], key);
@@ -1074,6 +1081,7 @@ static int action_parse(const void *st, const mk_scenario *sc, json_t *obj, mk_a
         out->path[0] = h;
         out->npath = 1;
     } else if (t == BA_ROUT || t == BA_EXIT || t == BA_GUARD) {
+        out->flags = t == BA_EXIT && json_is_true(json_object_get(obj, "off_map"));
         return 0;
     } else if (t == BA_SNIPE) {
         const char *l = json_string_value(json_object_get(obj, "leader"));

@@ -133,6 +133,14 @@ static bool can_move(const bar_state *s, const mk_scenario *sc, int i)
            p->form != BAR_FM_SQUARE && p->form != BAR_FM_ARTILLERY && !nj_holds(s, sc, i);
 }
 
+bool bar_offmap_exit_hex(const mk_scenario *sc, mk_hex h)
+{
+    mk_hex a = MK_NO_HEX, b = MK_NO_HEX;
+    mk_hex_parse(&sc->map.grid, "W0114", &a, NULL, 0);
+    mk_hex_parse(&sc->map.grid, "W0124", &b, NULL, 0);
+    return h != MK_NO_HEX && (h == a || h == b);
+}
+
 static bool west_limit(const bar_ext *x, const mk_grid *g, mk_hex to)
 {
     /* 7.1a A: no movement west of the W21xx hex row */
@@ -162,6 +170,17 @@ int bar_legal_move(const bar_state *s, const mk_scenario *sc, mk_action *out, in
     for (int i = 0; i < s->npieces; i++) {
         const bar_pc *p = &s->pc[i];
         const bar_pinfo *pi = &x->p[i];
+        if (p->hex == MK_NO_HEX && (p->more & BM_OFFMAP)) {   /* 3.4c: back on the map */
+            static const char *const gates[2] = {"W0114", "W0124"};
+            for (int k = 0; k < 2 && bar_piece_active(s, sc, i) && s->turn >= p->back && p->mp > 0; k++) {
+                mk_hex gh = MK_NO_HEX;
+                mk_hex_parse(g, gates[k], &gh, NULL, 0);
+                if (gh != MK_NO_HEX && !enemy_in(s, sc, gh, pi->side) && fits(s, sc, i, gh, p->form))
+                    n = add(out, n, cap, (mk_action){.type = BA_ENTER, .cost = 1, .npath = 1, .unit = (int16_t)i,
+                                                     .other = -1, .target = -1, .path = {gh}});
+            }
+            continue;
+        }
         if (p->hex == MK_NO_HEX) {   /* 7.0c: a reinforcement enters */
             if (bar_piece_active(s, sc, i) && pi->arrive >= 0 && !(p->flags & (BF_ON | BF_ELIM)) &&
                 !enemy_in(s, sc, pi->entry, pi->side) && fits(s, sc, i, pi->entry, p->form) && p->mp > 0)
@@ -234,6 +253,22 @@ int bar_legal_move(const bar_state *s, const mk_scenario *sc, mk_action *out, in
         if (ok)
             n = add(out, n, cap, (mk_action){.type = BA_EXIT, .cost = 1, .unit = (int16_t)i, .other = -1, .target = -1});
     }
+    /* 3.4c: American units in Road Column and leaders may leave by W0114
+     * and W0124 (scenarios 2-4), at most 15 combat units off the map */
+    if (s->side == BAR_AMERICAN && bar_scen_switch(&x->scen, "off_map_movement", 0)) {
+        int off = 0;
+        for (int i = 0; i < s->npieces; i++)
+            off += (s->pc[i].more & BM_OFFMAP) && !bar_is_leader(&x->p[i]) && !(s->pc[i].flags & BF_ELIM);
+        for (int i = 0; i < s->npieces; i++) {
+            const bar_pc *p = &s->pc[i];
+            if (p->hex == MK_NO_HEX || !bar_offmap_exit_hex(sc, p->hex) || !bar_piece_active(s, sc, i) || p->mp < 1 ||
+                (p->status & BS_ROUTED) ||
+                (!bar_is_leader(&x->p[i]) && (p->form != BAR_FM_ROAD_COLUMN || off >= 15)))
+                continue;
+            n = add(out, n, cap, (mk_action){.type = BA_EXIT, .flags = 1, .cost = 1, .unit = (int16_t)i, .other = -1,
+                                             .target = -1});
+        }
+    }
     /* formation changes (also for units that cannot move: Square, unlimbered guns) */
     for (int i = 0; i < s->npieces; i++) {
         const bar_pc *p = &s->pc[i];
@@ -272,12 +307,19 @@ int bar_apply_move(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_e
     p->flags |= BF_MOVED;
     switch (a->type) {
     case BA_EXIT: {
-        mk_event *e = bar_ev(ev, "exit", x->p[i].side == BAR_AMERICAN ? "Monmouth 7.1a A" : "Monmouth 7.2d B");
+        mk_event *e = bar_ev(ev, "exit", a->flags ? "Monmouth 3.4c (off-map movement)"
+                                     : x->p[i].side == BAR_AMERICAN ? "Monmouth 7.1a A"
+                                                                    : "Monmouth 7.2d B");
         e->unit = (int16_t)i;
         e->from = p->hex;
         p->hex = MK_NO_HEX;
-        p->more |= BM_EXITED;
         p->mp = 0;
+        if (a->flags) {   /* 3.4c: back after the entire next turn */
+            p->more |= BM_OFFMAP;
+            p->back = (int16_t)(s->turn + 2);
+        } else {
+            p->more |= BM_EXITED;
+        }
         return 0;
     }
     case BA_ROUT:
@@ -287,6 +329,7 @@ int bar_apply_move(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_e
     case BA_ENTER: {
         p->hex = a->path[0];
         p->flags |= BF_ON;
+        p->more &= (uint8_t)~BM_OFFMAP;
         p->spent = (int8_t)(p->spent + a->cost);
         if (x->p[i].side == BAR_BRITISH && x->p[i].arrive == x->first_turn + 1)
             s->british_1020 = true;   /* 3.4a */

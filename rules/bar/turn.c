@@ -25,6 +25,8 @@ static bool leader_ready(const bar_state *s, int l)
 
 static bool can_enter_now(const bar_state *s, const bar_ext *x, int i)
 {
+    if (s->pc[i].more & BM_OFFMAP)   /* 3.4c */
+        return s->turn >= s->pc[i].back && !(s->pc[i].flags & BF_ELIM);
     return x->p[i].arrive >= 0 && x->p[i].arrive <= s->turn && !(s->pc[i].flags & (BF_ON | BF_ELIM)) &&
            !(s->pc[i].more & BM_GUARD);   /* 7.4a F i: the guard never enters */
 }
@@ -54,7 +56,8 @@ bool bar_org_can_activate(const bar_state *s, const mk_scenario *sc, int side, i
     for (int i = 0; i < s->npieces; i++) {
         if (x->p[i].org != org || bar_is_leader(&x->p[i]) || !bar_alive(s, i))
             continue;
-        if (s->pc[i].hex != MK_NO_HEX || can_enter_now(s, x, i))
+        /* 3.4c B: a Command wholly off the map still activates */
+        if (s->pc[i].hex != MK_NO_HEX || can_enter_now(s, x, i) || (s->pc[i].more & BM_OFFMAP))
             return true;
     }
     return false;
