@@ -1202,6 +1202,64 @@ static void test_off_map_movement(void)
     x = x1;
 }
 
+
+/* 4.3 (and 3.3): a Wing Leader outside the Army Leader's range may head a
+ * Detachment; its Commands then trace their Line of Command to him; back in
+ * range, it rejoins (Series 24.3, ours). */
+static void test_detachment(void)
+{
+    int n;
+    const mk_ruleset *const *all = mk_rulesets(&n);
+    mk_error err = {0};
+    mk_scenario *sc1 = sc;
+    const bar_ext *x1 = x;
+    sc = mk_scenario_load_file("scenarios/bar/2-washingtons-stand.json", all, n, &err);
+    CHECK(sc != NULL);
+    if (!sc) {
+        sc = sc1;
+        return;
+    }
+    x = bar_x(sc);
+    int cor = pid("COR/HC");
+    empty(0);
+    place("HC", "E3920", BAR_FM_LINE, 270);
+    place("COR/HC", "E1520", BAR_FM_LINE, 270);   /* far from Clinton */
+    place("5th/COR", "E1420", BAR_FM_LINE, 270);
+    place("63/5th", "E1420", BAR_FM_LINE, 270);
+    int am = -1;
+    for (int i = 0; i < s->npieces && am < 0; i++)
+        if (!bar_is_leader(&x->p[i]) && x->p[i].side == BAR_AMERICAN && !x->p[i].independent &&
+            bar_org_leader(sc, x->p[i].org) >= 0) {
+            am = i;
+            place(sc->units[i].id, "W0510", BAR_FM_LINE, 90);
+            place(sc->units[bar_org_leader(sc, x->p[i].org)].id, "W0510", BAR_FM_LINE, 90);
+        }
+    s->side = BAR_BRITISH;
+    CHECK_EQ(act("{\"type\":\"detach\",\"unit\":\"COR/HC\"}"), 0);
+    CHECK_EQ(s->det[BAR_BRITISH], cor);
+    CHECK(act("{\"type\":\"detach\",\"unit\":\"COR/HC\"}") < 0);   /* one at a time */
+    CHECK_EQ(act("{\"type\":\"activate\",\"command\":\"5th\"}"), 0);
+    const mk_event *e = find_ev("in_command", NULL);
+    CHECK(e && e->other == cor);
+    /* Cornwallis rides back to Clinton: the Detachment rejoins next turn */
+    s->pc[cor].hex = hx("E3820");
+    mk_events_init(&ev, evs, 512);
+    bar_turn_init(s, sc, &ev);
+    CHECK_EQ(s->det[BAR_BRITISH], -1);
+    CHECK(find_ev("detachment_rejoins", NULL) != NULL);
+    /* scenario 1 has none (4.3) */
+    mk_scenario_free(sc);
+    sc = sc1;
+    x = x1;
+    empty(0);
+    place("HC", "E3920", BAR_FM_LINE, 270);
+    place("COR/HC", "E1520", BAR_FM_LINE, 270);
+    place("5th/COR", "E1420", BAR_FM_LINE, 270);
+    place("63/5th", "E1420", BAR_FM_LINE, 270);
+    s->side = BAR_BRITISH;
+    CHECK(act("{\"type\":\"detach\",\"unit\":\"COR/HC\"}") < 0);
+}
+
 int main(void)
 {
     int n;
@@ -1240,6 +1298,7 @@ int main(void)
     test_retreat_before_close_combat();
     test_opportunity_fire();
     test_off_map_movement();
+    test_detachment();
     mk_scenario_free(sc);
     return check_done("test_bar_play");
 }

@@ -155,6 +155,7 @@ typedef struct bar_state {
     uint8_t rb_flags;
     /* 2.2d D: a unit that has just made Road Movement into a hex the
      * reactive artillery may fire at: the reactive side's decision */
+    int16_t det[2];        /* 3.3, 4.3: the Detachment Leader's piece, -1 none */
     int16_t of_unit;       /* -1: none */
     int8_t nof;            /* (artillery, mover) pairs that fired this activation */
     int16_t of[16][2];
@@ -166,7 +167,7 @@ typedef struct bar_state {
 /* Action types. */
 enum {
     BA_NONE, BA_ACTIVATE, BA_NEXT, BA_MOVE, BA_FACE, BA_FORM, BA_ENTER, BA_FIRE, BA_CC,
-    BA_SNIPE, BA_ROUT, BA_EXIT, BA_GUARD, BA_RBCC, BA_OPFIRE, BA_COUNT
+    BA_SNIPE, BA_ROUT, BA_EXIT, BA_GUARD, BA_RBCC, BA_OPFIRE, BA_DETACH, BA_COUNT
 };
 enum { BAF_WING = 1,     /* BA_ACTIVATE: try a Wing Activation (2.4a) */
        BAF_CHARGE = 2 };  /* BA_CC: a cavalry Charge (2.3), path[0] its end hex */
@@ -221,6 +222,7 @@ void bar_raids(bar_state *s, const mk_scenario *sc, mk_events *ev);
 void bar_turn_start(bar_state *s, const mk_scenario *sc, mk_events *ev);
 int bar_turn_init(bar_state *s, const mk_scenario *sc, mk_events *ev);
 int bar_legal_activate(const bar_state *s, const mk_scenario *sc, mk_action *out, int cap);
+int bar_apply_detach(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_events *ev);
 int bar_apply_activate(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_events *ev,
                        mk_error *err);
 void bar_end_activation(bar_state *s, const mk_scenario *sc, mk_events *ev);

@@ -169,6 +169,8 @@ bool bar_lee_commands(const bar_state *s, const mk_scenario *sc, int org)
     int lee = lee_piece(sc);
     if (lee < 0 || s->lee_relieved || !ready(s, lee) || !bar_scen_switch(&x->scen, "lee_detachment", 0))
         return false;
+    if (org == -2)
+        return true;   /* asked only whether Lee's Detachment is in play */
     int lorg = x->p[lee].org;
     return lorg >= 0 && org != lorg && org_under(&x->oob, org, lorg) &&
            x->oob.org[org].side == BAR_AMERICAN;

@@ -618,6 +618,7 @@ static int init(void *st, const mk_scenario *sc, uint64_t options, uint64_t seed
     s->winner = -1;
     s->rb_unit = -1;
     s->of_unit = -1;
+    s->det[0] = s->det[1] = -1;
     for (int i = 0; i < sc->nunits; i++) {
         bar_pc *p = &s->pc[i];
         p->hex = sc->units[i].hex;
@@ -670,6 +671,7 @@ static int apply(void *st, const mk_scenario *sc, const mk_action *a, mk_events 
     }
     if (!match && a->unit >= 0 && a->unit < s->npieces && a->type != BA_ACTIVATE &&
         a->type != BA_NEXT && a->type != BA_GUARD && a->type != BA_RBCC && a->type != BA_OPFIRE &&
+        a->type != BA_DETACH &&
         !bar_piece_active(s, sc, a->unit))
         return mk_error_set(err, "illegal_action", "%s does not take part in this activation (Monmouth 2.4a)",
                             bar_pid(sc, a->unit));
@@ -684,6 +686,8 @@ static int apply(void *st, const mk_scenario *sc, const mk_action *a, mk_events 
     int rc;
     if (a->type == BA_ACTIVATE)
         rc = bar_apply_activate(s, sc, a, ev, err);
+    else if (a->type == BA_DETACH)
+        rc = bar_apply_detach(s, sc, a, ev);
     else if (a->type == BA_NEXT) {
         if (s->phase == BP_GUARD) {
             bar_turn_start(s, sc, ev);
@@ -851,6 +855,10 @@ static json_t *state_json(const void *st, const mk_scenario *sc)
         json_object_set_new(al, sc->sides[i].id,
                             s->army[i] >= 0 ? json_string(bar_pid(sc, s->army[i])) : json_null());
     json_object_set_new(o, "army_leader", al);
+    json_t *dl = json_object();
+    for (int i = 0; i < 2; i++)
+        json_object_set_new(dl, sc->sides[i].id, s->det[i] >= 0 ? json_string(bar_pid(sc, s->det[i])) : json_null());
+    json_object_set_new(o, "detachment", dl);
     json_object_set_new(o, "sp_lost", spl);
     if (s->of_unit >= 0) {
         json_t *p = json_object();
@@ -886,7 +894,7 @@ static json_t *state_json(const void *st, const mk_scenario *sc)
 
 static const char *const type_names[BA_COUNT] = {"",     "activate", "next", "move",  "face",  "form",
                                                  "enter", "fire", "close_combat", "snipe", "rout", "exit", "guard",
-                                                 "retreat_before_close_combat", "opportunity_fire"};
+                                                 "retreat_before_close_combat", "opportunity_fire", "detach"};
 
 static json_t *action_json(const void *st, const mk_scenario *sc, const mk_action *a)
 {
@@ -973,6 +981,11 @@ static json_t *action_json(const void *st, const mk_scenario *sc, const mk_actio
                  mk_hex_label(g, s->pc[a->unit].hex, lb),
                  a->flags ? "off-map movement, Monmouth 3.4c: back after the next turn"
                  : x->p[a->unit].side == BAR_AMERICAN ? "Monmouth 7.1a A" : "Monmouth 7.2d B, 7.3d C, 7.4d C");
+        break;
+    case BA_DETACH:
+        json_object_set_new(o, "unit", json_string(bar_pid(sc, a->unit)));
+        snprintf(text, sizeof text, "%s takes his Wing as a Detachment (Monmouth %s)", bar_pid(sc, a->unit),
+                 s->side == BAR_AMERICAN ? "3.3" : "4.3");
         break;
     case BA_OPFIRE:
         if (a->unit >= 0) {
@@ -1080,7 +1093,7 @@ static int action_parse(const void *st, const mk_scenario *sc, json_t *obj, mk_a
             return mk_error_set(err, "bad_arg", "action.path: %s", e2);
         out->path[0] = h;
         out->npath = 1;
-    } else if (t == BA_ROUT || t == BA_EXIT || t == BA_GUARD) {
+    } else if (t == BA_ROUT || t == BA_EXIT || t == BA_GUARD || t == BA_DETACH) {
         out->flags = t == BA_EXIT && json_is_true(json_object_get(obj, "off_map"));
         return 0;
     } else if (t == BA_SNIPE) {

@@ -71,10 +71,34 @@ static bool side_can_activate(const bar_state *s, const mk_scenario *sc, int sid
     return false;
 }
 
+/* 3.3, 4.3: may leader w head a Detachment now? A Wing Leader (American:
+ * also Wayne and von Steuben) outside the Army Leader's Command Range, in
+ * a scenario that allows it, with none in play (Lee's counts, 3.3). */
+static bool may_detach(const bar_state *s, const mk_scenario *sc, int side, int w)
+{
+    const bar_ext *x = bar_x(sc);
+    const bar_pinfo *p = &x->p[w];
+    int army = bar_army_leader(s, side);
+    if (!bar_is_leader(p) || p->side != side || !leader_ready(s, w) || !leader_ready(s, army) || w == army ||
+        s->det[side] >= 0 || p->org < 0 ||
+        !bar_scen_switch(&x->scen, side == BAR_AMERICAN ? "american_detachments" : "british_detachments", 0))
+        return false;
+    if (side == BAR_AMERICAN && bar_lee_commands(s, sc, -2))
+        return false;   /* Lee's Detachment is in play */
+    bool wing = p->role == BAR_LR_WING || p->role == BAR_LR_DETACHMENT ||
+                (side == BAR_AMERICAN && p->role == BAR_LR_SPECIAL &&
+                 (w == mk_scenario_unit(sc, "WAY/LEE") || w == mk_scenario_unit(sc, "STE/GW")));
+    return wing && mk_hex_distance(&sc->map.grid, s->pc[w].hex, s->pc[army].hex) >
+                       bar_leader_values_of(s, sc, army).range;
+}
+
 int bar_legal_activate(const bar_state *s, const mk_scenario *sc, mk_action *out, int cap)
 {
     const bar_ext *x = bar_x(sc);
     int n = 0, norgs = 0;
+    for (int w = 0; w < s->npieces && n < cap; w++)   /* 3.3, 4.3 */
+        if (may_detach(s, sc, s->side, w))
+            out[n++] = (mk_action){.type = BA_DETACH, .unit = (int16_t)w, .other = -1, .target = -1};
     for (int o = 0; o < x->oob.norgs; o++)
         norgs += bar_org_can_activate(s, sc, s->side, o);
     int army = bar_army_leader(s, s->side);
@@ -178,6 +202,10 @@ static int in_army_loc(const bar_state *s, const mk_scenario *sc, int org, int l
     const bar_ext *x = bar_x(sc);
     const mk_grid *g = &sc->map.grid;
     int side = x->oob.org[org].side, army = bar_army_leader(s, side);
+    int det = s->det[side];   /* 3.3, 4.3: a Detachment traces to its own leader */
+    if (det >= 0 && leader_ready(s, det) && leader_ready(s, l) && org_under(&x->oob, org, x->p[det].org) &&
+        mk_hex_distance(g, s->pc[l].hex, s->pc[det].hex) <= bar_leader_values_of(s, sc, det).range)
+        return det;
     if (!leader_ready(s, army) || !leader_ready(s, l))
         return -1;
     int range = bar_leader_values_of(s, sc, army).range;
@@ -375,8 +403,28 @@ static void decide(bar_state *s, const mk_scenario *sc, mk_events *ev)
     e->value = (int16_t)out.ratio;
 }
 
+/* The activation phase's other choice: 3.3, 4.3 create a Detachment. */
+int bar_apply_detach(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_events *ev)
+{
+    s->det[s->side] = a->unit;
+    mk_event *e = bar_ev(ev, "detachment", s->side == BAR_AMERICAN ? "Monmouth 3.3" : "Monmouth 4.3");
+    e->unit = a->unit;
+    (void)sc;
+    return 0;
+}
+
 int bar_turn_init(bar_state *s, const mk_scenario *sc, mk_events *ev)
 {
+    for (int side = 0; side < 2; side++) {   /* Series 24.3 (ours): back within range, it rejoins */
+        int d = s->det[side], army = bar_army_leader(s, side);
+        if (d >= 0 && (!leader_ready(s, d) ||
+                       (leader_ready(s, army) && mk_hex_distance(&sc->map.grid, s->pc[d].hex, s->pc[army].hex) <=
+                                                     bar_leader_values_of(s, sc, army).range))) {
+            s->det[side] = -1;
+            mk_event *e = bar_ev(ev, "detachment_rejoins", "Series 24.3 (our reading: docs/bar.md)");
+            e->unit = (int16_t)d;
+        }
+    }
     s->acted[0] = s->acted[1] = 0;
     s->marker = 0;
     s->bonus = 0;
