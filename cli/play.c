@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -24,18 +25,24 @@
 #define LINE_MAX_IN 1024
 #define MAX_HIGHLIGHT 64
 #define GROUP_ABOVE 15       /* more legal actions than this are grouped per unit */
+#define SUMMARY_ABOVE 40     /* more than this: one line per unit, its actions on request */
+#define UNITS_ALL_BELOW 40   /* t lists every unit when there are no more than this */
+#define FULL_ROWS_MAX 30     /* a map with more rows is drawn as a window */
 #define AI_SEED_SALT 0x9e3779b97f4a7c15ull   /* the computer's picks differ from the dice */
 
 static void play_usage(FILE *out)
 {
     fputs("usage: musket play [SCENARIO] [--seed N] [--option ID ...]\n"
-          "                   [--hotseat | --ai ENGINE] [--side SIDE]\n"
-          "                   [--record FILE] [--no-color]\n"
+          "                   [--hotseat | --ai ENGINE] [--side SIDE | --watch]\n"
+          "                   [--record FILE] [--map MODE] [--no-color]\n"
           "\n"
           "Plays a game in the terminal. Each decision shows the map, the turn, the\n"
           "side to move, its points left and the victory points, then the legal\n"
           "actions numbered: type a number to play one. Every roll is printed with\n"
-          "its dice, modifiers and the number it needed.\n"
+          "its dice, modifiers and the number it needed. A map too big for the\n"
+          "terminal (Monmouth's 78 x 51 hexes) is drawn as a window that follows the\n"
+          "play; long lists of actions are shown one line per unit (type a unit's id\n"
+          "to see its actions).\n"
           "\n"
           "SCENARIO is a built-in id (default " DEFAULT_SCENARIO ") or a .json file.\n"
           "\n"
@@ -49,16 +56,26 @@ static void play_usage(FILE *out)
           "                  move), or an engine by name: mcts, greedy, random\n"
           "  --side SIDE     the side you play against the computer (default: the\n"
           "                  side that moves first)\n"
+          "  --watch         the computer plays both sides; you watch the actions\n"
+          "                  and their rolls\n"
           "  --record FILE   write the game record (JSON) to FILE when play ends\n"
+          "  --map MODE      the map at each decision: window (a part around the\n"
+          "                  play), full (all of it), off (only when asked with m);\n"
+          "                  by default full when it fits the terminal, else window\n"
           "  --no-color      never colour the map (colour is used only on a\n"
           "                  terminal, and never when NO_COLOR is set)\n"
           "  --help          print this text\n"
           "\n"
           "at the prompt:\n"
           "  N           play action number N\n"
+          "  UNIT        list the actions of the unit with this id (or a hex, or a\n"
+          "              word of the actions' text: fire, move ...)\n"
           "  u           undo your last action (if it rolled no dice)\n"
-          "  m           draw the map again      l   list the actions again\n"
-          "  t           table of units          h   this help\n"
+          "  m           draw the map again      l   list all the actions\n"
+          "  m all, m o  the whole map; one character a hex\n"
+          "  m HEX|UNIT  a window there; m n/s/e/w moves it, m auto follows play\n"
+          "  t           table of units (t all, t TEXT)   h   this help\n"
+          "  {JSON}      play an ACTION written as the engine protocol does\n"
           "  r FILE      save the game record to FILE\n"
           "  q           quit (end of input quits too)\n",
           out);
@@ -80,21 +97,38 @@ static void play_usage(FILE *out)
 static void prompt_help(void)
 {
     puts("  N         play action number N (the list above)\n"
+         "  UNIT      list the actions of the unit with this id (e.g. LBn/LAF); a hex\n"
+         "            lists those going to, aiming at or starting from it; any other\n"
+         "            word lists the actions whose text holds it (fire, form ...)\n"
+         "  l         list all the legal actions     l TEXT  the same as TEXT alone\n"
          "  u         undo your last action (not one that rolled dice)\n"
-         "  m         draw the map again\n"
-         "  l         list the legal actions again\n"
-         "  t         table of units\n"
+         "  m         draw the map again (a window on a big map, around the play)\n"
+         "  m all     the whole map                  m o     one character a hex\n"
+         "  m HEX     the window centred on a hex    m UNIT  on a unit\n"
+         "  m n|s|e|w move the window half its size  m auto  follow the play again\n"
+         "  m 20x10   the window's size (columns x rows)\n"
+         "  m off|on  draw the map at each decision or only when asked\n"
+         "  t         the units that can act now (SP, formation, status, facing)\n"
+         "  t all     every unit                     t TEXT  units whose id, name\n"
+         "                                                   or hex holds TEXT\n"
+         "  {JSON}    play an action written as the engine protocol does, e.g.\n"
+         "            {\"type\":\"activate\",\"command\":\"GD\"}\n"
          "  r FILE    save the game record to FILE\n"
          "  h         this help\n"
          "  q         quit");
 }
 
+/* How the map is drawn at each decision (--map, m on/off). */
+enum { MAP_AUTO, MAP_WINDOW, MAP_FULL, MAP_OFF, MAP_OVERVIEW };
+
 typedef struct play_args {
     const char *scenario;
+    int map_mode;         /* MAP_AUTO: full when it fits, else a window */
     uint64_t seed;
     bool seed_given;
     json_t *options;      /* {"id": true, ...} */
     bool hotseat;
+    bool watch;           /* the computer plays every side */
     const char *side;
     const char *record;
     bool color;
@@ -116,6 +150,12 @@ typedef struct session {
     json_t *legal;          /* the legal actions listed, or NULL */
     int *order;             /* listed number - 1 -> index in legal */
     int nlisted;
+    int map_mode;           /* MAP_WINDOW, MAP_FULL or MAP_OFF */
+    bool map_full;          /* the whole map fits: m on draws it whole */
+    mk_draw_view view;      /* the window on a big map */
+    bool pinned;            /* the person placed the window: it stays */
+    bool view_sized;        /* the person sized it (m 20x10): no refitting */
+    long actions;           /* actions played, both sides */
     mk_hex highlight[MAX_HIGHLIGHT];   /* hexes touched since the last map */
     int nhighlight;
     bool last_by_human;     /* who took the last action, for undo */
@@ -298,8 +338,18 @@ static void event_text(json_t *ev, line *l)
         put(l, ", points "), put_value(l, v);
     if ((v = json_object_get(ev, "eliminated")) && json_is_boolean(v))
         put(l, ", %s", json_is_true(v) ? "eliminated" : "not eliminated");
-    if ((v = json_object_get(ev, "text")) && !json_is_null(v))
-        put(l, ", "), put_value(l, v);
+    if ((v = json_object_get(ev, "text")) && !json_is_null(v)) {
+        /* a text that only repeats "passed"/"failed" is left out */
+        const char *t = json_string_value(v);
+        json_t *passed = json_object_get(ev, "passed");
+        bool said = t && json_is_boolean(passed) &&
+                    (strcmp(t, "pass") == 0 || strcmp(t, "fail") == 0 || strcmp(t, "passed") == 0 ||
+                     strcmp(t, "failed") == 0);
+        if (!said && t)
+            put(l, ", "), put_words(l, t);
+        else if (!said)
+            put(l, ", "), put_value(l, v);
+    }
     const char *key;
     json_object_foreach(ev, key, v) {
         if (known_event_field(key) || json_is_null(v))
@@ -404,9 +454,29 @@ static void print_status(const session *S, json_t *st)
         bool known = false;
         for (size_t i = 0; i < sizeof known_state_fields / sizeof known_state_fields[0]; i++)
             known |= strcmp(known_state_fields[i], key) == 0;
-        if (known || json_is_null(v) || json_is_object(v) || json_is_array(v))
+        if (known || json_is_null(v) || json_is_array(v))
             continue;
-        put(&l, " | %s ", key);
+        if (json_is_object(v)) {
+            /* a count per side or per thing: "army loss american 3, british 1" */
+            const char *k2;
+            json_t *x;
+            bool numbers = json_object_size(v) > 0;
+            json_object_foreach(v, k2, x)
+                numbers &= json_is_number(x);
+            if (!numbers)
+                continue;
+            put(&l, " | ");
+            put_words(&l, key);
+            int i = 0;
+            json_object_foreach(v, k2, x) {
+                put(&l, "%s %s ", i++ ? "," : "", k2);
+                put_value(&l, x);
+            }
+            continue;
+        }
+        put(&l, " | ");
+        put_words(&l, key);
+        put(&l, " ");
         put_value(&l, v);
     }
     puts(l.s);
@@ -462,35 +532,62 @@ static void action_entry(json_t *a, const char *unit, int number, line *l)
     if (json_is_integer(cost)) {
         char said[32];
         snprintf(said, sizeof said, "(%d ", (int)json_integer_value(cost));
-        if (!strstr(buf, said))
+        if (!strstr(buf, said) && !strstr(buf, " MP)") && !strstr(buf, " AP)"))
             put(l, "  [cost %d]", (int)json_integer_value(cost));
     }
 }
 
-/* A unit's place and strength from the state, for a group's heading. */
-static void unit_heading(json_t *st, const char *id, line *l)
+/* Does s hold needle, without case? */
+static bool has_text(const char *s, const char *needle)
+{
+    size_t n = strlen(needle);
+    for (; s && *s; s++)
+        if (strncasecmp(s, needle, n) == 0)
+            return true;
+    return false;
+}
+
+/* The STATE unit with this id, or NULL. */
+static json_t *state_unit(json_t *st, const char *id)
 {
     json_t *units = json_object_get(st, "units"), *u;
     size_t i;
+    json_array_foreach(units, i, u) {
+        const char *uid = jstr(u, "id");
+        if (uid && id && strcmp(uid, id) == 0)
+            return u;
+    }
+    return NULL;
+}
+
+/* A unit's place and condition from the state, for a group's heading:
+ * "LBn/LAF (infantry at E1525, 7 SP, line, facing 120, 5 MP)"; the fields
+ * a ruleset does not give are left out. */
+static void unit_heading(json_t *st, const char *id, line *l)
+{
+    json_t *u = state_unit(st, id), *v;
     l->n = 0;
     l->s[0] = '\0';
     put(l, "%s", id);
-    json_array_foreach(units, i, u) {
-        const char *uid = jstr(u, "id");
-        if (!uid || strcmp(uid, id) != 0)
-            continue;
-        put(l, " (%s", jstr(u, "kind") ? jstr(u, "kind") : "?");
-        if (jstr(u, "hex"))
-            put(l, " at %s", jstr(u, "hex"));
-        if (json_is_integer(json_object_get(u, "mp")))
-            put(l, ", %d MP", (int)json_integer_value(json_object_get(u, "mp")));
-        put(l, ")");
-        break;
-    }
-    put(l, ":");
+    if (!u)
+        return;
+    put(l, " (%s", jstr(u, "kind") ? jstr(u, "kind") : "?");
+    if (jstr(u, "hex"))
+        put(l, " at %s", jstr(u, "hex"));
+    if (json_is_integer(v = json_object_get(u, "sp")))
+        put(l, ", %d SP", (int)json_integer_value(v));
+    if (jstr(u, "formation"))
+        put(l, ", "), put_words(l, jstr(u, "formation"));
+    if (jstr(u, "status") && strcmp(jstr(u, "status"), "good") != 0)
+        put(l, ", "), put_words(l, jstr(u, "status"));
+    if (json_is_integer(v = json_object_get(u, "facing")))
+        put(l, ", facing %d", (int)json_integer_value(v));
+    if (json_is_integer(v = json_object_get(u, "mp")))
+        put(l, ", %d MP", (int)json_integer_value(v));
+    put(l, ")");
 }
 
-/* Prints entries[0..n) in as many columns as fit in LIST_WIDTH. */
+/* Prints entries[0..n) in as many columns as fit in the terminal. */
 static void print_columns(line *entries, int n)
 {
     size_t w = 0;
@@ -511,79 +608,371 @@ static void print_columns(line *entries, int n)
     }
 }
 
-/* Fetches the legal actions and lists them, numbered from 1, grouped per
- * unit when there are many. Sets S->order to map numbers to actions. */
-static void list_actions(session *S, json_t *st, bool refetch)
+/* Fetches the legal actions (when refetch or none are held) and numbers
+ * them: in their own order when there are few, else per unit, the groups
+ * in the order their first action comes and the actions about no unit
+ * (end the phase, decisions) last, so that each group's numbers run on.
+ * Sets S->order (number - 1 -> index in S->legal). */
+static void number_actions(session *S, bool refetch)
 {
-    if (refetch || !S->legal) {
-        json_decref(S->legal);
-        S->legal = mk_game_legal_json(S->g);
-        free(S->order);
-        S->nlisted = (int)json_array_size(S->legal);
-        S->order = calloc(S->nlisted > 0 ? (size_t)S->nlisted : 1, sizeof *S->order);
-    }
-    int n = S->nlisted;
-    if (!S->order)
+    if (!refetch && S->legal)
         return;
-    line *entries = calloc(n > 0 ? (size_t)n : 1, sizeof *entries);
-    if (!entries)
-        return;
-    bool grouped = n > GROUP_ABOVE;
-    printf("Legal actions (%d):\n", n);
-    if (!grouped) {
-        for (int i = 0; i < n; i++) {
-            S->order[i] = i;
-            action_entry(json_array_get(S->legal, (size_t)i), NULL, i + 1, &entries[0]);
-            printf("  %s\n", entries[0].s);
-        }
-        free(entries);
+    json_decref(S->legal);
+    S->legal = mk_game_legal_json(S->g);
+    free(S->order);
+    int n = S->nlisted = (int)json_array_size(S->legal);
+    S->order = calloc(n > 0 ? (size_t)n : 1, sizeof *S->order);
+    bool *done = calloc(n > 0 ? (size_t)n : 1, sizeof *done);
+    if (!S->order || !done) {
+        free(done);
+        S->nlisted = 0;
         return;
     }
-    /* Groups in the order their first action is listed; actions about no
-     * unit (end the turn, decisions) come last. */
-    bool *done = calloc((size_t)n, sizeof *done);
-    int number = 0;
-    for (int pass = 0; pass < 2 && done; pass++) {
-        for (int i = 0; i < n; i++) {
-            const char *unit = action_unit(json_array_get(S->legal, (size_t)i));
-            if (done[i] || (pass == 0) != (unit != NULL))
-                continue;
-            line head;
-            if (unit)
-                unit_heading(st, unit, &head);
-            else
-                snprintf(head.s, sizeof head.s, "Other:");
-            printf("%s\n", head.s);
-            int k = 0;
-            for (int j = i; j < n; j++) {
-                json_t *a = json_array_get(S->legal, (size_t)j);
-                if (done[j] || !same_group(unit, action_unit(a)))
+    int k = 0;
+    if (n <= GROUP_ABOVE) {
+        for (int i = 0; i < n; i++)
+            S->order[k++] = i;
+    } else {
+        for (int pass = 0; pass < 2; pass++) {
+            for (int i = 0; i < n; i++) {
+                const char *unit = action_unit(json_array_get(S->legal, (size_t)i));
+                if (done[i] || (pass == 0) != (unit != NULL))
                     continue;
-                done[j] = true;
-                S->order[number] = j;
-                action_entry(a, unit, ++number, &entries[k++]);
+                for (int j = i; j < n; j++) {
+                    if (!done[j] && same_group(unit, action_unit(json_array_get(S->legal, (size_t)j)))) {
+                        done[j] = true;
+                        S->order[k++] = j;
+                    }
+                }
             }
-            print_columns(entries, k);
         }
     }
     free(done);
+}
+
+/* Prints the actions whose index is marked in sel (NULL: all), in number
+ * order, under a heading per unit when grouped (or when only some are
+ * shown). */
+static void print_actions(session *S, json_t *st, const bool *sel)
+{
+    int n = S->nlisted;
+    line *entries = calloc(n > 0 ? (size_t)n : 1, sizeof *entries);
+    if (!entries)
+        return;
+    bool grouped = n > GROUP_ABOVE || sel;
+    int k = 0;
+    const char *group = NULL;
+    bool open = false;   /* entries[0..k) belong to group */
+    for (int num = 0; num <= n; num++) {
+        json_t *a = num < n ? json_array_get(S->legal, (size_t)S->order[num]) : NULL;
+        if (a && sel && !sel[S->order[num]])
+            continue;
+        const char *unit = a ? action_unit(a) : NULL;
+        if (grouped && open && (!a || !same_group(group, unit))) {
+            print_columns(entries, k);
+            k = 0;
+            open = false;
+        }
+        if (!a)
+            break;
+        if (grouped && !open) {
+            line head;
+            if (unit)
+                unit_heading(st, unit, &head), put(&head, ":");
+            else
+                snprintf(head.s, sizeof head.s, "Other:");
+            printf("%s\n", head.s);
+            group = unit;
+            open = true;
+        }
+        action_entry(a, grouped ? unit : NULL, num + 1, &entries[k]);
+        if (grouped)
+            k++;
+        else
+            printf("  %s\n", entries[0].s);
+    }
     free(entries);
+}
+
+/* Prints one line per unit that can act: its heading, its actions'
+ * numbers and how many of each type ("move 6, face 5"); the actions about
+ * no unit in full. For lists too long to read at each prompt. */
+static void print_summary(session *S, json_t *st)
+{
+    int n = S->nlisted;
+    line *heads = calloc(n > 0 ? (size_t)n : 1, sizeof *heads);
+    int *first = calloc(n > 0 ? (size_t)n : 1, sizeof *first);
+    if (!heads || !first) {
+        free(heads);
+        free(first);
+        return;
+    }
+    int ng = 0;
+    size_t w = 0;
+    for (int num = 0; num < n; num++) {
+        const char *unit = action_unit(json_array_get(S->legal, (size_t)S->order[num]));
+        const char *prev = num ? action_unit(json_array_get(S->legal, (size_t)S->order[num - 1])) : NULL;
+        if (!unit || (num && same_group(unit, prev)))
+            continue;
+        first[ng] = num;
+        unit_heading(st, unit, &heads[ng]);
+        w = heads[ng].n > w ? heads[ng].n : w;
+        ng++;
+    }
+    bool *others = calloc((size_t)n, sizeof *others);
+    bool any_other = false;
+    for (int g = 0; g < ng; g++) {
+        const char *unit = action_unit(json_array_get(S->legal, (size_t)S->order[first[g]]));
+        int last = first[g];
+        while (last + 1 < n &&
+               same_group(unit, action_unit(json_array_get(S->legal, (size_t)S->order[last + 1]))))
+            last++;
+        /* counts per action type, types in the order met */
+        line counts = {.n = 0};
+        counts.s[0] = '\0';
+        const char *types[16];
+        int ntypes = 0, count[16] = {0};
+        for (int num = first[g]; num <= last; num++) {
+            const char *t = jstr(json_array_get(S->legal, (size_t)S->order[num]), "type");
+            t = t ? t : "?";
+            int k = 0;
+            while (k < ntypes && strcmp(types[k], t) != 0)
+                k++;
+            if (k == ntypes && ntypes < 16)
+                types[ntypes++] = t;
+            if (k < 16)
+                count[k]++;
+        }
+        for (int k = 0; k < ntypes; k++) {
+            put(&counts, "%s%d ", k ? ", " : "", count[k]);
+            put_words(&counts, types[k]);
+        }
+        char range[32];
+        if (last > first[g])
+            snprintf(range, sizeof range, "%d-%d", first[g] + 1, last + 1);
+        else
+            snprintf(range, sizeof range, "%d", first[g] + 1);
+        printf("  %-*s  %-9s %s\n", (int)w, heads[g].s, range, counts.s);
+    }
+    for (int i = 0; others && i < n; i++)
+        if (!action_unit(json_array_get(S->legal, (size_t)i)))
+            others[i] = any_other = true;
+    if (any_other)
+        print_actions(S, st, others);
+    free(others);
+    free(heads);
+    free(first);
+}
+
+/* Lists the legal actions (fetched again when refetch): all of them, or
+ * when there are more than SUMMARY_ABOVE and all is false, one line per
+ * unit with a hint on listing a unit's actions. */
+static void list_actions(session *S, json_t *st, bool refetch, bool all)
+{
+    number_actions(S, refetch);
+    int n = S->nlisted;
+    if (n > SUMMARY_ABOVE && !all) {
+        printf("Legal actions (%d), by unit:\n", n);
+        print_summary(S, st);
+        const char *example = NULL;
+        for (int i = 0; i < n && !example; i++)
+            example = action_unit(json_array_get(S->legal, (size_t)i));
+        printf("Type a unit's id%s%s%s, a hex or a word (fire, move ...) to see those actions, l for all "
+               "of them, or a number to play one.\n",
+               example ? " (" : "", example ? example : "", example ? ")" : "");
+        return;
+    }
+    printf("Legal actions (%d):\n", n);
+    print_actions(S, st, NULL);
+}
+
+/* Does the action name text: its unit, leader or command is text, or
+ * (hex) a hex of its path or its target, or its unit stands there.
+ * Compared without case. */
+static bool action_names(json_t *st, json_t *a, const char *text, bool hex)
+{
+    static const char *const keys[] = {"unit", "leader", "command"};
+    if (!hex) {
+        for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
+            if (jstr(a, keys[k]) && strcasecmp(jstr(a, keys[k]), text) == 0)
+                return true;
+        return false;
+    }
+    if (jstr(a, "target") && strcasecmp(jstr(a, "target"), text) == 0)
+        return true;
+    json_t *path = json_object_get(a, "path"), *h;
+    size_t i;
+    json_array_foreach(path, i, h)
+        if (json_is_string(h) && strcasecmp(json_string_value(h), text) == 0)
+            return true;
+    json_t *u = state_unit(st, action_unit(a));
+    return u && jstr(u, "hex") && strcasecmp(jstr(u, "hex"), text) == 0;
+}
+
+/* Lists the legal actions that text picks out: those of the unit (or
+ * leader, or Command) with that id; else, when text is a hex label, those
+ * that go to, aim at or start from that hex; else those whose text holds
+ * it (without case). Returns how many were listed. */
+static int filter_actions(session *S, json_t *st, const char *text)
+{
+    number_actions(S, false);
+    int n = S->nlisted, found = 0;
+    bool *sel = calloc(n > 0 ? (size_t)n : 1, sizeof *sel);
+    if (!sel)
+        return 0;
+    mk_hex h;
+    char err[128];
+    bool is_hex = mk_hex_parse(&S->g->sc->map.grid, text, &h, err, sizeof err) == 0;
+    for (int pass = 0; pass < 3 && !found; pass++) {
+        if (pass == 1 && !is_hex)
+            continue;
+        for (int i = 0; i < n; i++) {
+            json_t *a = json_array_get(S->legal, (size_t)i);
+            const char *t = jstr(a, "text");
+            sel[i] = pass < 2 ? action_names(st, a, text, pass == 1) : has_text(t, text);
+            found += sel[i];
+        }
+    }
+    if (found)
+        print_actions(S, st, sel);
+    free(sel);
+    return found;
+}
+
+/* ---- the map ------------------------------------------------------------ */
+
+/* The hexes a window follows: those touched since the last map, and those
+ * of the units the legal actions are about (the activated Command's); with
+ * no such unit, the side to move's units on the map. Returns how many. */
+static int focus_hexes(session *S, json_t *st, mk_hex *out, int cap)
+{
+    const mk_grid *g = &S->g->sc->map.grid;
+    char err[128];
+    int n = 0;
+    for (int i = 0; i < S->nhighlight && n < cap; i++)
+        out[n++] = S->highlight[i];
+    int touched = n;
+    for (int i = 0; i < S->nlisted && n < cap; i++) {
+        json_t *u = state_unit(st, action_unit(json_array_get(S->legal, (size_t)i)));
+        mk_hex h;
+        if (u && jstr(u, "hex") && mk_hex_parse(g, jstr(u, "hex"), &h, err, sizeof err) == 0)
+            out[n++] = h;
+    }
+    if (n > touched)
+        return n;
+    json_t *units = json_object_get(st, "units"), *u;
+    size_t i;
+    const char *to_move = jstr(st, "to_move");
+    json_array_foreach(units, i, u) {
+        mk_hex h;
+        if (n < cap && to_move && jstr(u, "side") && strcmp(jstr(u, "side"), to_move) == 0 &&
+            jstr(u, "hex") && mk_hex_parse(g, jstr(u, "hex"), &h, err, sizeof err) == 0)
+            out[n++] = h;
+    }
+    return n;
+}
+
+/* Draws the map as S->map_mode says (MAP_FULL, MAP_WINDOW) or as asked
+ * (how: MAP_FULL, MAP_WINDOW, MAP_OVERVIEW), marking the hexes touched
+ * since the last map. A window follows the play unless the person placed
+ * it. Needs S->legal for the window's focus. */
+static void draw_map(session *S, json_t *st, int how)
+{
+    const mk_scenario *sc = S->g->sc;
+    const mk_grid *g = &sc->map.grid;
+    if (how == MAP_AUTO)
+        how = S->map_mode == MAP_OFF ? MAP_WINDOW : S->map_mode;
+    if (!S->view_sized)
+        mk_draw_view_fit(sc, mk_draw_width(stdout), mk_draw_height(stdout), &S->view);
+    if (!S->pinned) {
+        mk_hex focus[MK_MAX_UNITS + MAX_HIGHLIGHT];
+        int n = focus_hexes(S, st, focus, (int)(sizeof focus / sizeof focus[0]));
+        mk_draw_view_centre(g, &S->view, focus, n);
+    }
+    putchar('\n');
+    if (how == MAP_OVERVIEW) {
+        mk_draw_overview(stdout, sc, st, S->color, &S->view);
+        return;
+    }
+    if (how == MAP_FULL) {
+        mk_draw_map_view(stdout, sc, st, S->highlight, S->nhighlight, S->color, NULL);
+    } else {
+        char a[MK_HEX_LABEL_MAX], b[MK_HEX_LABEL_MAX];
+        mk_draw_map_view(stdout, sc, st, S->highlight, S->nhighlight, S->color, &S->view);
+        printf("Window %s to %s (%d x %d of %d x %d hexes%s): m all, m o(verview), m n/s/e/w, "
+               "m HEX or UNIT, m auto.\n",
+               mk_hex_label(g, mk_hex_at(g, S->view.col0, S->view.row0), a),
+               mk_hex_label(g, mk_hex_at(g, S->view.col0 + S->view.cols - 1,
+                                         S->view.row0 + S->view.rows - 1), b),
+               S->view.cols, S->view.rows, g->cols, g->rows, S->pinned ? ", placed by you" : "");
+    }
+    S->nhighlight = 0;
+}
+
+/* Carries out "m ARG": see prompt_help. */
+static void map_command(session *S, const char *arg)
+{
+    const mk_grid *g = &S->g->sc->map.grid;
+    json_t *st = mk_game_state_json(S->g);
+    number_actions(S, false);
+    int cols, rows;
+    char x;
+    mk_hex h;
+    char err[128];
+    json_t *u;
+    if (!*arg) {
+        draw_map(S, st, MAP_AUTO);
+    } else if (strcmp(arg, "all") == 0) {
+        draw_map(S, st, MAP_FULL);
+    } else if (strcmp(arg, "o") == 0 || strcmp(arg, "overview") == 0) {
+        draw_map(S, st, MAP_OVERVIEW);
+    } else if (strcmp(arg, "auto") == 0) {
+        S->pinned = false;
+        draw_map(S, st, MAP_WINDOW);
+    } else if (strcmp(arg, "off") == 0 || strcmp(arg, "on") == 0) {
+        S->map_mode = arg[1] == 'f' ? MAP_OFF : S->map_full ? MAP_FULL : MAP_WINDOW;
+        printf("The map is %s at each decision (m draws it).\n", arg[1] == 'f' ? "no longer drawn" : "drawn");
+    } else if (strlen(arg) == 1 && strchr("nsew", arg[0])) {
+        /* half a window north, south, east or west */
+        S->view.row0 += arg[0] == 'n' ? -S->view.rows / 2 : arg[0] == 's' ? S->view.rows / 2 : 0;
+        S->view.col0 += arg[0] == 'w' ? -S->view.cols / 2 : arg[0] == 'e' ? S->view.cols / 2 : 0;
+        mk_draw_view_clip(g, &S->view);
+        S->pinned = true;
+        draw_map(S, st, MAP_WINDOW);
+    } else if (sscanf(arg, "%dx%d%c", &cols, &rows, &x) == 2 && cols > 0 && rows > 0) {
+        S->view.cols = cols;
+        S->view.rows = rows;
+        mk_draw_view_clip(g, &S->view);
+        S->view_sized = true;
+        draw_map(S, st, MAP_WINDOW);
+    } else if (mk_hex_parse(g, arg, &h, err, sizeof err) == 0 ||
+               ((u = state_unit(st, arg)) && jstr(u, "hex") &&
+                mk_hex_parse(g, jstr(u, "hex"), &h, err, sizeof err) == 0)) {
+        mk_draw_view_centre(g, &S->view, &h, 1);
+        S->pinned = true;
+        draw_map(S, st, MAP_WINDOW);
+    } else if (state_unit(st, arg)) {
+        printf("%s is not on the map.\n", arg);
+    } else {
+        printf("m %s: not a hex or a unit on the map (%s); m alone draws the map, h lists the "
+               "rest.\n", arg, err);
+    }
+    json_decref(st);
 }
 
 /* ---- playing ------------------------------------------------------------ */
 
-/* Draws the map (marking the hexes touched since the last one), the
- * status and the legal actions. */
+/* Draws the map (unless it is off), the status and the legal actions. */
 static void show_position(session *S)
 {
     json_t *st = mk_game_state_json(S->g);
-    putchar('\n');
-    mk_draw_map(stdout, S->g->sc, st, S->highlight, S->nhighlight, S->color);
-    S->nhighlight = 0;
+    number_actions(S, true);
+    if (S->map_mode != MAP_OFF)
+        draw_map(S, st, MAP_AUTO);
     putchar('\n');
     print_status(S, st);
     if (!mk_game_over(S->g))
-        list_actions(S, st, true);
+        list_actions(S, st, false, false);
     S->shown = true;
     S->shown_hash = mk_game_hash(S->g);
     json_decref(st);
@@ -621,22 +1010,30 @@ static int computer_move(session *S, int side)
         return -1;
     }
     S->last_by_human = false;
+    S->actions++;
     print_events(S);
     return 0;
 }
 
-/* Plays the listed action number (1-based). */
-static void human_move(session *S, int side, long number)
+/* Plays action a (a listed one, or one typed as JSON): prints it, and its
+ * events, or why the game refused it (the game is then unchanged). */
+static void human_act(session *S, int side, json_t *a)
 {
-    json_t *a = json_array_get(S->legal, (size_t)S->order[number - 1]);
     const char *text = jstr(a, "text");
     mk_error err = {0};
-    printf("%s: %s\n", S->g->sc->sides[side].id, text ? text : "?");
+    if (text) {
+        printf("%s: %s\n", S->g->sc->sides[side].id, text);
+    } else {
+        char *typed = json_dumps(a, JSON_COMPACT);
+        printf("%s: %s\n", S->g->sc->sides[side].id, typed ? typed : "?");
+        free(typed);
+    }
     if (mk_game_act_json(S->g, a, &err) != 0) {
-        printf("The game refused it: %s\n", err.msg);
+        printf("The game refused it: %s\n", err.msg[0] ? err.msg : "not a legal action now");
         return;
     }
     S->last_by_human = true;
+    S->actions++;
     print_events(S);
 }
 
@@ -665,8 +1062,9 @@ static void print_result(session *S)
     json_t *st = mk_game_state_json(S->g);
     json_t *res = json_object_get(st, "result");
     const char *winner = jstr(res, "winner"), *level = jstr(res, "level"), *reason = jstr(res, "reason");
-    putchar('\n');
-    mk_draw_map(stdout, S->g->sc, st, S->highlight, S->nhighlight, S->color);
+    number_actions(S, true);
+    if (S->map_mode != MAP_OFF)
+        draw_map(S, st, MAP_AUTO);
     putchar('\n');
     print_status(S, st);
     printf("Game over: %s", winner ? winner : "no winner");
@@ -677,6 +1075,54 @@ static void print_result(session *S)
     if (reason && reason[0])
         printf(": %s", reason);
     printf(".\n");
+    printf("%ld actions played.\n", S->actions);
+    json_decref(st);
+}
+
+/* Carries out "t [all | TEXT]": the units table of the units that can act
+ * now (when there are many units), of every unit, or of those whose id,
+ * name, hex, side or kind holds TEXT. */
+static void units_command(session *S, const char *arg)
+{
+    json_t *st = mk_game_state_json(S->g);
+    json_t *units = json_object_get(st, "units"), *u;
+    json_t *picked = json_array();
+    size_t i;
+    number_actions(S, false);
+    bool all = strcmp(arg, "all") == 0 || json_array_size(units) <= UNITS_ALL_BELOW;
+    json_array_foreach(units, i, u) {
+        bool take;
+        if (*arg && !all) {
+            static const char *const keys[] = {"id", "name", "hex", "side", "kind"};
+            take = false;
+            for (size_t k = 0; k < sizeof keys / sizeof keys[0] && !take; k++)
+                take = has_text(jstr(u, keys[k]), arg);
+        } else if (!all) {
+            take = false;
+            for (int j = 0; j < S->nlisted && !take; j++) {
+                const char *id = action_unit(json_array_get(S->legal, (size_t)j));
+                take = id && jstr(u, "id") && strcmp(id, jstr(u, "id")) == 0;
+            }
+        } else {
+            take = true;
+        }
+        if (take)
+            json_array_append(picked, u);
+    }
+    if (json_array_size(picked) == 0) {
+        printf(*arg && !all ? "No unit's id, name, hex, side or kind holds '%s'.\n"
+                            : "No unit can act now%s; t all lists every unit.\n",
+               arg);
+    } else {
+        json_t *view = json_object();
+        json_object_set(view, "units", picked);
+        mk_draw_units(stdout, S->g->sc, view, S->color);
+        json_decref(view);
+        if (!*arg && !all)
+            printf("(the units that can act now; t all: every unit; t TEXT: the units whose id, "
+                   "name or hex holds TEXT)\n");
+    }
+    json_decref(picked);
     json_decref(st);
 }
 
@@ -701,17 +1147,27 @@ static bool human_turn(session *S, int side)
         cmd++;
     if (!*cmd)
         return true;
-    if (isdigit((unsigned char)*cmd) || *cmd == '-' || *cmd == '+') {
-        char *end;
-        errno = 0;
-        long number = strtol(cmd, &end, 10);
-        if (errno || *end) {
-            printf("'%s' is not a number; type an action's number, or h for help.\n", cmd);
-        } else if (number < 1 || number > S->nlisted) {
+    uint64_t number;
+    if (parse_u64(cmd, &number)) {
+        if (number < 1 || number > (uint64_t)S->nlisted)
             printf("There is no action %s: choose 1 to %d.\n", cmd, S->nlisted);
-        } else {
-            human_move(S, side, number);
-        }
+        else
+            human_act(S, side, json_array_get(S->legal, (size_t)S->order[number - 1]));
+        return true;
+    }
+    if (*cmd == '-' || *cmd == '+') {
+        printf("'%s' is not an action's number: choose 1 to %d.\n", cmd, S->nlisted);
+        return true;
+    }
+    if (*cmd == '{') {   /* an ACTION as the protocol writes it */
+        json_error_t jerr;
+        json_t *a = json_loads(cmd, 0, &jerr);
+        if (!json_is_object(a))
+            printf("Not a JSON action: %s (column %d). See docs/protocol.md, ACTION.\n", jerr.text,
+                   jerr.column);
+        else
+            human_act(S, side, a);
+        json_decref(a);
         return true;
     }
     char word[32];
@@ -730,15 +1186,16 @@ static bool human_turn(session *S, int side)
     } else if (strcmp(word, "h") == 0 || strcmp(word, "help") == 0 || strcmp(word, "?") == 0) {
         prompt_help();
     } else if (strcmp(word, "m") == 0 || strcmp(word, "map") == 0) {
-        show_position(S);
+        map_command(S, arg);
     } else if (strcmp(word, "l") == 0 || strcmp(word, "list") == 0) {
         json_t *st = mk_game_state_json(S->g);
-        list_actions(S, st, false);
+        if (!*arg || strcmp(arg, "all") == 0)
+            list_actions(S, st, false, true);
+        else if (filter_actions(S, st, arg) == 0)
+            printf("No legal action names '%s'.\n", arg);
         json_decref(st);
     } else if (strcmp(word, "t") == 0 || strcmp(word, "units") == 0) {
-        json_t *st = mk_game_state_json(S->g);
-        mk_draw_units(stdout, S->g->sc, st, S->color);
-        json_decref(st);
+        units_command(S, arg);
     } else if (strcmp(word, "u") == 0 || strcmp(word, "undo") == 0) {
         mk_error err = {0};
         if (!S->hotseat && !S->last_by_human)
@@ -748,6 +1205,7 @@ static bool human_turn(session *S, int side)
         else {
             printf("Undone.\n");
             S->last_by_human = false;
+            S->actions--;
         }
     } else if (strcmp(word, "r") == 0 || strcmp(word, "record") == 0) {
         if (!*arg)
@@ -755,7 +1213,19 @@ static bool human_turn(session *S, int side)
         else
             save_record(S, arg);
     } else {
-        printf("'%s' is not a command; type an action's number, or h for help.\n", cmd);
+        /* a unit's id, a hex or a word of the actions' text */
+        json_t *st = mk_game_state_json(S->g);
+        if (filter_actions(S, st, cmd) == 0) {
+            if (state_unit(st, cmd)) {
+                line head;
+                unit_heading(st, cmd, &head);
+                printf("%s has no legal action now.\n", head.s);
+            } else {
+                printf("'%s' is not a command, nor a unit, hex or word of any legal action; type "
+                       "an action's number, or h for help.\n", cmd);
+            }
+        }
+        json_decref(st);
     }
     return true;
 }
@@ -777,9 +1247,11 @@ static int parse_args(int argc, char **argv, play_args *A)
             A->color = false;
         } else if (strcmp(o, "--hotseat") == 0) {
             A->hotseat = true;
+        } else if (strcmp(o, "--watch") == 0) {
+            A->watch = true;
         } else if (strcmp(o, "--seed") == 0 || strcmp(o, "--option") == 0 ||
                    strcmp(o, "--ai") == 0 || strcmp(o, "--side") == 0 ||
-                   strcmp(o, "--record") == 0) {
+                   strcmp(o, "--record") == 0 || strcmp(o, "--map") == 0) {
             if (!has_next) {
                 fprintf(stderr, "musket play: %s needs a value (see musket play --help)\n", o);
                 return 2;
@@ -807,6 +1279,16 @@ static int parse_args(int argc, char **argv, play_args *A)
                 A->ai_name = v;
             } else if (strcmp(o, "--side") == 0) {
                 A->side = v;
+            } else if (strcmp(o, "--map") == 0) {
+                A->map_mode = strcmp(v, "window") == 0 ? MAP_WINDOW
+                              : strcmp(v, "full") == 0 ? MAP_FULL
+                              : strcmp(v, "off") == 0  ? MAP_OFF
+                              : strcmp(v, "auto") == 0 ? MAP_AUTO
+                                                       : -1;
+                if (A->map_mode < 0) {
+                    fprintf(stderr, "musket play: --map '%s': window, full, off or auto\n", v);
+                    return 2;
+                }
             } else {
                 A->record = v;
             }
@@ -825,6 +1307,10 @@ static int parse_args(int argc, char **argv, play_args *A)
         ai_given |= strcmp(argv[i], "--ai") == 0;
     if (A->hotseat && ai_given) {
         fputs("musket play: --hotseat and --ai exclude each other\n", stderr);
+        return 2;
+    }
+    if (A->watch && (A->hotseat || A->side)) {
+        fputs("musket play: --watch excludes --hotseat and --side\n", stderr);
         return 2;
     }
     if (!A->scenario)
@@ -865,7 +1351,7 @@ static int start_game(session *S, const play_args *A)
         }
     }
     for (int s = 0; s < MK_MAX_SIDES; s++)
-        S->human[s] = A->hotseat || s == human;
+        S->human[s] = !A->watch && (A->hotseat || s == human);
     S->g = mk_game_new(sc, mask, A->seed, &err);   /* owns sc from here */
     if (!S->g) {
         fprintf(stderr, "musket play: %s\n", err.msg);
@@ -876,11 +1362,16 @@ static int start_game(session *S, const play_args *A)
     S->hotseat = A->hotseat;
     S->color = A->color;
     S->echo = !isatty(STDIN_FILENO);
+    S->map_full = mk_draw_map_fits(S->g->sc, mk_draw_width(stdout), FULL_ROWS_MAX);
+    S->map_mode = A->map_mode != MAP_AUTO ? A->map_mode : S->map_full ? MAP_FULL : MAP_WINDOW;
+    S->map_full |= A->map_mode == MAP_FULL;
 
     const mk_scenario *gs = S->g->sc;
     printf("%s (%s), %s\n", gs->title[0] ? gs->title : gs->id, gs->id, gs->rs->name);
     if (A->hotseat)
         printf("Hotseat: both sides play at this keyboard.\n");
+    else if (A->watch)
+        printf("The computer (%s) plays both sides.\n", A->ai_name);
     else
         printf("You play %s; the computer plays the other side (%s).\n", gs->sides[human].id,
                A->ai_name);
@@ -932,6 +1423,10 @@ int mk_cli_play(int argc, char **argv)
     if (A.record) {
         if (save_record(&S, A.record) != 0)
             rc = 1;
+    } else if (ended && S.echo) {
+        /* input from a pipe or file: its next line is not a file name
+         * meant for this (`yes 1 | musket play` would write a file "1") */
+        printf("(--record FILE saves the game record.)\n");
     } else if (ended) {
         char buf[LINE_MAX_IN];
         printf("Save the game record? Type a file name, or press Enter to skip: ");

@@ -473,6 +473,7 @@ int bar_do_check(bar_state *s, const mk_scenario *sc, int i, char kind, char let
     if (eff == BAR_CE_FAIL)   /* our reading of a plain failure: one step worse */
         eff = kind == 'D' ? (p->status & BS_DISORDERED ? BAR_CE_SHAKEN_DISORDERED : BAR_CE_DISORDERED)
                           : (p->status & BS_SHAKEN ? BAR_CE_ROUT : BAR_CE_SHAKEN);
+    e->text = bar_check_effect_name(eff);   /* what it does: "shaken", "rout", "pass" */
     switch (eff) {
     case BAR_CE_DISORDERED: p->status |= BS_DISORDERED; break;
     case BAR_CE_SHAKEN: p->status |= BS_SHAKEN; break;

@@ -377,7 +377,8 @@ int bar_apply_move(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_e
     e->unit = (int16_t)i;
     e->from = from;
     e->to = to;
-    e->mp = (int16_t)(c < 0 ? -1 : c);
+    e->mp = (int16_t)(p->mp / 2);   /* MPs left (whole) */
+    e->points = (int16_t)paid;      /* half MPs this hex cost */
     if (bar_is_leader(&x->p[i])) {
         bar_lee_joined(s, sc, i, ev);
         return 0;

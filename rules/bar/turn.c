@@ -284,6 +284,7 @@ int bar_apply_activate(bar_state *s, const mk_scenario *sc, const mk_action *a, 
         r->die = 100;
         r->value = (int16_t)roll;
         r->need = (int16_t)bar_leader_values_of(s, sc, l).initiative;
+        mk_event_mod(r, r->need, "Initiative: the tens die must be at most this (00-09 special)");
         if (special >= 0) {
             static const char *const names[BAR_NINI] = {"army_morale", "leader_lapse", "confusion",
                                                         "free_combat", "special_rally",
