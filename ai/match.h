@@ -6,7 +6,8 @@
 
 #include "ai.h"
 
-#define MK_MATCH_MAX_ACTIONS 20000   /* a game longer than this is stopped (unfinished) */
+#define MK_MATCH_MAX_ACTIONS 200000  /* a game longer than this is stopped (unfinished); a random
+                                         * Monmouth scenario 4 takes 20-50 thousand */
 
 /* One game's outcome. Engine A (cfg[0]) plays side a_side: 0 in even
  * games, 1 in odd ones. */

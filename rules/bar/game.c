@@ -849,6 +849,17 @@ static json_t *state_json(const void *st, const mk_scenario *sc)
         json_object_set_new(spl, sc->sides[i].id, json_integer(s->sp_lost[i]));
     }
     json_object_set_new(o, "army_loss", loss);
+    /* "vp" (what sim reports): the Army Loss boxes a side has inflicted,
+     * the currency of Monmouth 7.1d-7.4d (the enemy's losses; the British
+     * baggage losses count for the Americans, 7.4a F iii) */
+    json_t *vp = json_object();
+    for (int i = 0; i < 2; i++) {
+        int o2 = bar_other(i);
+        json_object_set_new(vp, sc->sides[i].id,
+                            json_integer(s->loss[o2] + bar_artillery_loss_boxes(s->art_lost[o2][0], s->art_lost[o2][1]) +
+                                         (i == BAR_AMERICAN ? s->baggage : 0)));
+    }
+    json_object_set_new(o, "vp", vp);
     if (bar_raids_on(x->scenario, x->last_turn) || s->baggage)
         json_object_set_new(o, "baggage_losses", json_integer(s->baggage));
     json_t *al = json_object();
