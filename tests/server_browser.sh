@@ -2,7 +2,8 @@
 # server_browser.sh - the web page in headless Chromium (tests/browser/
 # browser.test.mjs, the tests of suite.mjs): a game against the computer
 # played by clicking, the log, two browsers live, a decision, a flat map of
-# sheets, facing markers, screenshots. server_firefox.sh runs the same in
+# sheets, facing markers, a Monmouth (BAR) game against the computer,
+# screenshots. server_firefox.sh runs the same in
 # Firefox. Skips, saying why, when node, Chromium or playwright-core is
 # missing.
 # Usage: tests/server_browser.sh path/to/musket [screenshot.png]

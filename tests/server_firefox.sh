@@ -3,7 +3,8 @@
 # firefox.test.mjs: Debian's firefox-esr driven by puppeteer-core over
 # WebDriver BiDi): the same tests as server_browser.sh runs in Chromium (a
 # game against the computer played by clicking, the log, two browsers live,
-# a decision, a flat map of sheets, facing markers, screenshots).
+# a decision, a flat map of sheets, facing markers, a Monmouth (BAR) game,
+# screenshots).
 # Skips, saying why, when node, Firefox or puppeteer-core is missing.
 # Usage: tests/server_firefox.sh path/to/musket [screenshot.png]
 set -u

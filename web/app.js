@@ -2,7 +2,7 @@
 // current by its live updates. The page never decides a rule: it shows what
 // the state says and offers what /legal lists.
 import * as api from './api.js';
-import { draw, legend, terrainAt } from './hexmap.js';
+import { Geometry, describeUnit, draw, elevationAt, formationTag, hexCentre, legend, terrainAt } from './hexmap.js';
 import { append as appendLog } from './logview.js';
 import { attackOf, hitChances, percent } from './odds.js';
 
@@ -28,6 +28,10 @@ const S = {
   busy: false,
   replay: null,      // {start, steps, pos}
   es: null,
+  zoom: null,        // map scale (px per SVG unit), null: the whole map in the page
+  centreKey: null,   // the activation the map was last scrolled to
+  legendFor: null,   // the game whose legend is shown
+  commandNames: {},  // BAR: Command id -> name, read from the actions' text
 };
 
 // ---- tokens kept in this browser -------------------------------------------
@@ -60,14 +64,54 @@ function header() {
   $('turn').textContent = `${st.turn}/${st.turns}`;
   $('active').textContent = st.active;
   $('tomove').textContent = st.over ? '-' : st.to_move + (isAI(st.to_move) ? ' (computer)' : '');
-  $('points').textContent = st.points;
-  $('vp').textContent = Object.entries(st.vp || {}).map(([k, v]) => `${k} ${v}`).join(' · ');
+  // Chips for what this ruleset's STATE has (HtL and H&M: points and VP;
+  // BAR: the time, light, End Turn track, active Command, army losses).
+  const chip = (id, on, text) => { $(`chip-${id}`).hidden = !on; if (on) $(id).textContent = text; };
+  chip('points', st.points != null, String(st.points));
+  chip('vp', st.vp != null, Object.entries(st.vp || {}).map(([k, v]) => `${k} ${v}`).join(' · '));
+  chip('time', typeof st.time === 'string', st.time);
+  chip('light', typeof st.light === 'string', `${st.light}${st.heat ? ', heat' : ''}`);
+  chip('endturn', st.end_turn_number != null, `${st.end_turn_marker ?? 0} / ${st.end_turn_number}`);
+  const bar = st.ruleset === 'bar';
+  const phase = (st.phase || '').replace(/_/g, ' ');
+  chip('command', bar, st.command
+    ? `${st.command}${S.commandNames[st.command] ? ' (' + S.commandNames[st.command] + ')' : ''} · ${phase}${st.in_command === false ? ' · out of command' : ''}`
+    : st.over ? '-' : `${phase || '-'}`);
+  chip('loss', st.army_loss != null, Object.entries(st.army_loss || {}).map(([k, v]) => `${k} ${v}`).join(' · '));
+  if (st.sp_lost) $('chip-loss').title = `Army Loss Record (Monmouth 1.2a); SP lost: ${Object.entries(st.sp_lost).map(([k, v]) => `${k} ${v}`).join(', ')}`;
   const you = Object.keys(S.tokens).filter((s) => !isAI(s));
   $('you').textContent = you.length ? you.join(' + ') : 'spectator';
-  const canEnd = myTurn() && S.legal.some((a) => a.type === 'end_turn');
-  $('btn-end').disabled = !canEnd || S.busy || Boolean(S.replay);
+  // The end button ends what the rules let end now: HtL's and H&M's turn,
+  // or BAR's segment ("next": End movement, End fire, End activation).
+  const end = myTurn() ? endAction() : null;
+  const btn = $('btn-end');
+  btn.textContent = end ? endLabel(end) : bar ? 'End segment' : 'End turn';
+  btn.title = end && end.text ? end.text : '';
+  btn.dataset.type = end ? end.type : '';
+  btn.classList.toggle('primary', Boolean(end) && end.type === 'next' && !S.busy && !S.replay);
+  btn.disabled = !end || S.busy || Boolean(S.replay);
   $('btn-undo').disabled = !(st.undoable && myTurn() && (S.lastSide === null || S.lastSide === st.to_move)) || S.busy || Boolean(S.replay);
   $('btn-replay').hidden = !S.state.over || Boolean(S.replay);
+}
+
+function endAction() {
+  return S.legal.find((a) => a.type === 'end_turn') || S.legal.find((a) => a.type === 'next') || null;
+}
+
+// "End movement: to the Fire Combat Segment" -> "End movement".
+function endLabel(a) {
+  if (a.type === 'end_turn') return 'End turn';
+  return (a.text || 'Next').split(':')[0].replace(/^End the /, 'End ').trim();
+}
+
+// BAR's activate actions name the Command in their text: "Activate GD (Col
+// Grayson's Command)" (with ", trying a Wing Activation ..." for the wing).
+function learnCommand(a) {
+  if (!a || a.type !== 'activate' || !a.command || !a.text) return;
+  const head = `Activate ${a.command} (`;
+  if (!a.text.startsWith(head)) return;
+  const rest = a.text.slice(head.length).replace(/, trying a Wing Activation.*$/, '');
+  S.commandNames[a.command] = rest.replace(/\)$/, '');
 }
 
 // ---- the map and the panels --------------------------------------------------
@@ -76,7 +120,7 @@ function unitActions(id) {
 }
 
 function actionHex(a) {
-  if (a.type === 'move') return a.path[a.path.length - 1];
+  if ((a.type === 'move' || a.type === 'enter') && Array.isArray(a.path) && a.path.length) return a.path[a.path.length - 1];
   if (a.type === 'fire' || a.type === 'close_combat') return a.target;
   if (a.type === 'choose' && /^[A-Za-z]+\d+$/.test(a.choice || '')) return a.choice;
   return null;
@@ -108,18 +152,102 @@ function render() {
   if (!S.info) return;
   const st = S.replay ? currentReplayState() : S.state;
   if (!st) return;
+  const actors = actorsNow(st);
   draw($('map'), {
     scenario: S.info.scenario,
     ruleset: rulesetOf(),
     state: st,
     selected: S.replay ? null : S.selected,
     highlights: highlights(),
+    actors,
     lastMove: S.lastMove,
     onHex: clickHex,
     onUnit: clickUnit,
   });
+  if (S.legendFor !== S.id) {
+    legend($('legend'), S.info.scenario, rulesetOf());
+    S.legendFor = S.id;
+  }
+  applyZoom();
   header();
   panels();
+  followActivation(st, actors);
+}
+
+// BAR activates one Command at a time: its pieces that may act now (any
+// legal action names them) get an outline. Other rulesets let every unit
+// act, so nothing is marked there.
+function actorsNow(st) {
+  const out = new Set();
+  if (S.replay || !myTurn() || st.ruleset !== 'bar') return out;
+  for (const a of S.legal) if (a.unit && a.type !== 'enter') out.add(a.unit);
+  return out;
+}
+
+// ---- zoom and scrolling (a 78 x 51 map does not fit a screen) -------------------
+function mapScale() {
+  const svg = $('map');
+  const vb = svg.viewBox.baseVal;
+  return vb && vb.width ? svg.getBoundingClientRect().width / vb.width : 1;
+}
+
+function applyZoom() {
+  const svg = $('map'), wrap = $('map-wrap');
+  const vb = svg.viewBox.baseVal;
+  if (S.zoom == null || !vb || !vb.width) {
+    svg.style.width = svg.style.height = '';
+    wrap.classList.remove('zoomed');
+    $('zoom-level').textContent = 'whole map';
+    return;
+  }
+  svg.style.width = `${Math.round(vb.width * S.zoom)}px`;
+  svg.style.height = `${Math.round(vb.height * S.zoom)}px`;
+  wrap.classList.add('zoomed');
+  $('zoom-level').textContent = `${Math.round(S.zoom * 100)}%`;
+}
+
+function setZoom(z) {
+  const wrap = $('map-wrap');
+  const old = mapScale();
+  // Keep the point at the middle of the view where it is.
+  const cx = (wrap.scrollLeft + wrap.clientWidth / 2) / old, cy = (wrap.scrollTop + wrap.clientHeight / 2) / old;
+  S.zoom = z == null ? null : Math.max(0.2, Math.min(3, z));
+  applyZoom();
+  const now = mapScale();
+  wrap.scrollLeft = cx * now - wrap.clientWidth / 2;
+  wrap.scrollTop = cy * now - wrap.clientHeight / 2;
+}
+
+// Scrolls the map so that these hexes are in the middle of the view: the
+// middle of them all where they fit in it, else their median (pieces far
+// from the rest do not pull the view into empty ground).
+function centreOn(labels) {
+  const pts = labels.map((l) => hexCentre(S.info.scenario, l)).filter(Boolean);
+  if (!pts.length) return;
+  const xs = pts.map((p) => p.x).sort((a, b) => a - b), ys = pts.map((p) => p.y).sort((a, b) => a - b);
+  const k = mapScale(), wrap = $('map-wrap');
+  const fits = (xs[xs.length - 1] - xs[0]) * k < wrap.clientWidth * 0.9 && (ys[ys.length - 1] - ys[0]) * k < wrap.clientHeight * 0.9;
+  const mid = (v) => (fits ? (v[0] + v[v.length - 1]) / 2 : v[Math.floor(v.length / 2)]);
+  wrap.scrollLeft = mid(xs) * k - wrap.clientWidth / 2;
+  wrap.scrollTop = mid(ys) * k - wrap.clientHeight / 2;
+}
+
+// On a map bigger than the view: once to our pieces when the game opens,
+// then to the pieces that may act each time one of our activations (or
+// turns) begins.
+function followActivation(st, actors) {
+  if (S.zoom == null || S.replay || !st) return;
+  const placed = (ids) => st.units.filter((u) => u.hex && ids(u)).map((u) => u.hex);
+  if (actors.size || (myTurn() && st.ruleset !== 'bar' && S.legal.length)) {
+    const key = `${st.turn}|${st.active}|${st.command || ''}`;
+    if (key === S.centreKey) return;
+    S.centreKey = key;
+    centreOn(placed((u) => (actors.size ? actors.has(u.id) : S.legal.some((a) => a.unit === u.id))));
+  } else if (S.centreKey === null) {
+    S.centreKey = 'open';
+    const mineNow = Object.keys(S.tokens).filter((x) => !isAI(x));
+    centreOn(placed((u) => (mineNow.length ? mineNow.includes(u.side) : u.side === st.to_move)));
+  }
 }
 
 function rulesetOf() {
@@ -177,16 +305,61 @@ function panels() {
       return b;
     }));
   }
+  // BAR: the Commands the side may activate, one button each (and one for
+  // the Wing Activation where the rules offer it).
+  const activations = myTurn() && !S.replay ? S.legal.filter((a) => a.type === 'activate') : [];
+  $('commands').hidden = activations.length === 0;
+  if (!activations.length) $('command-list').replaceChildren();
+  else {
+    const rows = new Map();
+    for (const a of activations) {
+      if (!rows.has(a.command)) rows.set(a.command, {});
+      rows.get(a.command)[a.wing ? 'wing' : 'plain'] = a;
+    }
+    $('command-list').replaceChildren(...[...rows].map(([cmd, v]) => {
+      const row = document.createElement('div');
+      row.className = 'cmd-row';
+      for (const a of [v.plain, v.wing]) {
+        if (!a) continue;
+        const b = document.createElement('button');
+        b.dataset.type = 'activate';
+        b.dataset.command = cmd;
+        if (a.wing) b.dataset.wing = 'true';
+        b.textContent = a.wing ? '+ Wing' : `${cmd}: ${S.commandNames[cmd] || cmd}`;
+        b.title = a.text || '';
+        b.disabled = S.busy;
+        b.addEventListener('click', () => play(a));
+        row.append(b);
+      }
+      return row;
+    }));
+  }
   // The selected unit and what it may do.
   const panel = $('unit-panel');
   const u = S.selected && st ? st.units.find((x) => x.id === S.selected) : null;
   panel.hidden = !u || Boolean(S.replay);
   if (u) {
     $('unit-title').textContent = `${u.id}${u.name ? ' - ' + u.name : ''}`;
-    const terrain = u.hex ? terrainAt(S.info.scenario, u.hex) : '';
-    const mp = u.kind === 'leader' || u.kind === 'vp' ? '' : `, ${u.mp}/${u.mp_start} MP`;
-    const facing = typeof u.facing === 'number' ? `, facing ${u.facing}°` : '';
-    $('unit-info').textContent = `${u.side} ${u.kind}${mp}, in ${u.hex || 'off map'} (${terrain})${facing}${u.acted ? ', has acted' : ''}`;
+    let where = 'off map';
+    if (u.hex) {
+      const lv = elevationAt(S.info.scenario, u.hex);
+      where = `in ${u.hex} (${terrainAt(S.info.scenario, u.hex)}${lv ? ', level ' + lv : ''})`;
+    } else if (u.arrives) {
+      where = `arrives ${u.arrives} at ${u.entry || '?'}`;
+    }
+    $('unit-info').textContent = `${describeUnit(u)}, ${where}`;
+    // The other pieces in its hex (a BAR stack), to pick from.
+    const here = u.hex ? st.units.filter((x) => x.hex === u.hex && x.kind !== 'vp') : [];
+    const stack = $('stack-list');
+    stack.hidden = here.length < 2;
+    stack.replaceChildren(...(here.length < 2 ? [] : [document.createTextNode('In this hex:'), ...here.map((x) => {
+      const b = document.createElement('button');
+      b.textContent = x.kind === 'leader' ? `${x.id} (leader)` : `${x.id}${typeof x.sp === 'number' ? ` ${x.sp} SP` : ''}${x.formation ? ' ' + formationTag(x.formation) : ''}`;
+      b.dataset.unit = x.id;
+      if (x.id === u.id) b.className = 'current';
+      b.addEventListener('click', () => { S.selected = x.id; S.hexFilter = null; render(); });
+      return b;
+    })]));
     let acts = myTurn() ? unitActions(u.id) : [];
     if (S.hexFilter) {
       const f = acts.filter((a) => actionHex(a) === S.hexFilter);
@@ -199,6 +372,7 @@ function panels() {
     box.dataset.filter = S.hexFilter || '';
     box.replaceChildren(acts.length ? ul : document.createTextNode(myTurn() ? 'No action for this unit now.' : 'Not your decision now.'));
   }
+  reinforcements(st);
   // Invite links (this browser created the game).
   const inv = Object.entries(S.invites);
   $('invites').hidden = inv.length === 0 && !S.spectator;
@@ -224,9 +398,55 @@ function panels() {
     banner(`Waiting for ${st.to_move}${isAI(st.to_move) ? ' (the computer is thinking)' : ''}…`);
   } else if (st && decision) {
     banner('');
+  } else if (st && activations.length) {
+    banner(`Your move (${st.to_move}): activate a Command (the list on the right).`);
+  } else if (st && st.ruleset === 'bar') {
+    const end = endAction();
+    const hint = {
+      movement: 'click a unit with a green outline, then a green hex to move it one hex; facing and formation are in its list',
+      fire: 'click a unit, then an orange hex to fire at it',
+      close_combat: 'click a unit, then a purple hex to attack it',
+    }[st.phase] || 'click one of your units';
+    banner(`Your move (${st.to_move}, ${st.command || ''}): ${hint}${end ? `; then "${endLabel(end)}"` : ''}.`);
   } else if (st) {
     banner(`Your move (${st.to_move}): click one of your units.`);
   }
+}
+
+// Pieces not yet on the map (BAR reinforcements, STATE "arrives" and
+// "entry"), by time and entry hex; those that may enter now are buttons.
+function reinforcements(st) {
+  const waiting = st && !S.replay ? st.units.filter((u) => !u.hex && u.arrives && !u.eliminated) : [];
+  $('reinforcements').hidden = waiting.length === 0;
+  if (!waiting.length) return;
+  const groups = new Map();
+  for (const u of waiting) {
+    const k = `${u.arrives}|${u.side}|${u.entry || '?'}`;
+    if (!groups.has(k)) groups.set(k, []);
+    groups.get(k).push(u);
+  }
+  $('reinf-list').replaceChildren(...[...groups].map(([k, list]) => {
+    const [time, side, entry] = k.split('|');
+    const li = document.createElement('li');
+    const b = document.createElement('b');
+    b.textContent = time;
+    li.append(b, `, ${side} at ${entry}: `);
+    list.forEach((u, i) => {
+      const label = `${u.id}${typeof u.sp === 'number' ? ` (${u.sp} SP)` : u.kind === 'leader' ? ' (leader)' : ''}`;
+      if (i) li.append(', ');
+      if (myTurn() && unitActions(u.id).length) {
+        const btn = document.createElement('button');
+        btn.textContent = label;
+        btn.dataset.unit = u.id;
+        btn.title = 'may enter now: select it';
+        btn.addEventListener('click', () => { S.selected = u.id; S.hexFilter = null; render(); });
+        li.append(btn);
+      } else {
+        li.append(label);
+      }
+    });
+    return li;
+  }));
 }
 
 // ---- input -------------------------------------------------------------------
@@ -299,6 +519,7 @@ async function refreshLegal(force = false) {
   if (ans.ok) {
     S.legal = ans.actions;
     S.legalFor = key;
+    S.legal.forEach(learnCommand);
   }
   if (S.selected && !unitActions(S.selected).length && !S.state.units.find((u) => u.id === S.selected && u.side === st.to_move)) S.selected = null;
   render();
@@ -315,7 +536,9 @@ function catchUp(upTo) {
     if (!ans.ok) return;
     for (const row of ans.log) {
       if (row.seq <= S.logSeq) continue;
-      appendLog($('log'), row, sides());
+      learnCommand(row.action);
+      // The stored log does not say who chose; a computer seat's side did.
+      appendLog($('log'), { by: isAI(row.side) ? 'ai' : 'human', ...row }, sides());
       S.logSeq = row.seq;
     }
   });
@@ -345,6 +568,7 @@ function onUpdate(up) {
   }
   if (up.seq <= S.seq) return;
   S.seq = up.seq;
+  learnCommand(up.action);
   if (up.seq === S.logSeq + 1 && !S.replay) {
     appendLog($('log'), up, sides());
     S.logSeq = up.seq;
@@ -529,7 +753,7 @@ async function loadLog() {
 
 async function openGame(id, token) {
   if (S.es) { S.es.close(); S.es = null; }
-  Object.assign(S, { id, tokens: {}, invites: {}, spectator: null, readToken: token, info: null, state: null, seq: -1, logSeq: 0, legal: [], legalFor: null, selected: null, hexFilter: null, replay: null, lastSide: null, lastMove: null });
+  Object.assign(S, { id, tokens: {}, invites: {}, spectator: null, readToken: token, info: null, state: null, seq: -1, logSeq: 0, legal: [], legalFor: null, selected: null, hexFilter: null, replay: null, lastSide: null, lastMove: null, centreKey: null, legendFor: null, commandNames: {} });
   $('log').replaceChildren();
   $('replay-bar').hidden = true;
   const saved = loadSaved(id);
@@ -539,6 +763,10 @@ async function openGame(id, token) {
   const info = await api.info(id, token);
   if (!info.ok) { banner(`Cannot open game ${id}: ${info.error.message}`, 'error'); return; }
   S.info = info;
+  // A big map (BAR's 78 x 51) opens at a readable scale, scrolled; a small
+  // one fits the page.
+  const geo = new Geometry(info.scenario.map);
+  S.zoom = geo.cols * geo.rows > 900 ? 0.9 : null;
   if (info.you !== 'spectator' && !S.tokens[info.you]) S.tokens[info.you] = token;
   delete S.invites[info.you];
   save();
@@ -548,7 +776,6 @@ async function openGame(id, token) {
   }
   const st = await api.state(id, token);
   if (!st.ok) { banner(st.error.message, 'error'); return; }
-  legend($('legend'), info.scenario, null);
   await loadLog();
   S.state = st.state;
   S.seq = Math.max(S.seq, st.seq);
@@ -560,9 +787,12 @@ async function openGame(id, token) {
 function init() {
   $('btn-new').addEventListener('click', openNewGame);
   $('btn-end').addEventListener('click', () => {
-    const a = S.legal.find((x) => x.type === 'end_turn');
+    const a = myTurn() ? endAction() : null;
     if (a) play(a);
   });
+  $('zoom-in').addEventListener('click', () => setZoom((S.zoom ?? mapScale()) * 1.25));
+  $('zoom-out').addEventListener('click', () => setZoom((S.zoom ?? mapScale()) / 1.25));
+  $('zoom-fit').addEventListener('click', () => setZoom(null));
   $('btn-undo').addEventListener('click', async () => {
     const side = S.state.to_move;
     S.busy = true;

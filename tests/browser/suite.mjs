@@ -21,7 +21,11 @@
 // such as W0201): hex shapes, labels, every hex's click target, a move across
 // the seam by clicking; counters' facing markers (H&M 13 Facing), and a
 // Horse & Musket battle with its Facing rule where the server has it; the
-// replay viewer of a finished game.
+// replay viewer of a finished game; a Monmouth (BAR) game against the
+// computer on its 78 x 51 map: terrain, roads, hexsides, elevation and
+// buildings as the scenario has them, the header's clock, a Command
+// activated by its button, a unit moved and turned by clicking, the
+// segments ended by the end button, the computer's answer in the log.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -410,6 +414,203 @@ async function replayViewer(D, base, check) {
   check(await where() === placed(g.state), 'and goes back to the first');
 }
 
+// ---- Monmouth (BAR) against the computer --------------------------------------------------
+
+// A click with the mouse at the middle of an SVG element of the big,
+// scrolled map (its body for a counter), brought into view first as a
+// person would scroll to it (Firefox's WebDriver BiDi will not scroll to a
+// <g> by itself).
+async function clickSvg(P, sel) {
+  await P.waitSel(sel, { attached: true });
+  const [x, y] = await P.eval((s) => {
+    const e = document.querySelector(s);
+    const target = e.querySelector('.body') || e;
+    target.scrollIntoView({ block: 'center', inline: 'center' });
+    const r = target.getBoundingClientRect();
+    return [r.left + r.width / 2, r.top + r.height / 2];
+  }, sel);
+  await P.clickAt(x, y);
+}
+
+async function barGame(D, base, check, shot) {
+  const cat = await (await fetch(`${base}/api/scenarios`)).json();
+  const ids = ['bar/1-lees-repulse', 'bar/2-washingtons-stand', 'bar/3-grand-battle', 'bar/4-general-engagement'];
+  if (!(cat.scenarios || []).some((x) => x.id === ids[0])) { console.log('bar: no bar/1-lees-repulse in this build; skipped'); return; }
+  // A browser of its own: the tabs the tests before opened hold their live
+  // streams, and a browser opens only about six connections to one server.
+  const P = await D.isolatedPage();
+  await P.goto(`${base}/`);
+  await P.waitSel('#new-dialog[open]');
+  await P.waitSel(`#nd-scenario option[value="${ids[0]}"]`, { attached: true });
+  const offered = await P.eval((l) => l.filter((id) => document.querySelector(`#nd-scenario option[value="${id}"]`)).length, ids);
+  check(offered === 4, `the new-game dialog offers the four Monmouth scenarios (${offered})`);
+  await P.select('#nd-scenario', ids[0]);
+  await P.select('select[name="seat-american"]', 'here');
+  await P.select('select[name="seat-british"]', 'ai');
+  await P.select('select[name="engine-british"]', 'random');
+  await P.click('details summary');
+  await P.fill('#nd-seed', '3');
+  await P.click('#nd-start');
+  await P.waitSel('svg#map polygon.hex');
+  const [game, token] = await P.eval(() => { const q = new URLSearchParams(location.search); return [q.get('game'), q.get('token')]; });
+  const info = await get(base, `/api/games/${game}`, token);
+  const map = info.scenario.map;
+
+  // The map: what the scenario has, where it has it.
+  const drawn = await P.eval(() => {
+    const svg = document.getElementById('map');
+    const by = (sel, a) => { const o = {}; for (const e of svg.querySelectorAll(sel)) o[e.getAttribute(a)] = (o[e.getAttribute(a)] || 0) + 1; return o; };
+    const segs = (sel) => { const o = {}; for (const p of svg.querySelectorAll(sel)) o[p.dataset.kind || p.getAttribute('class')] = (p.getAttribute('d').match(/M/g) || []).length; return o; };
+    return {
+      hexes: svg.querySelectorAll('polygon.hex').length, terrain: by('polygon.hex', 'data-terrain'), levels: svg.querySelectorAll('polygon.hex[data-level]').length,
+      sides: segs('.hexsides path'), major: (svg.querySelector('path.road-major')?.getAttribute('d').match(/M/g) || []).length,
+      minor: (svg.querySelector('path.road-minor')?.getAttribute('d').match(/M/g) || []).length, buildings: svg.querySelectorAll('.building').length,
+      legend: document.getElementById('legend').textContent,
+    };
+  });
+  check(drawn.hexes === 78 * 51, `the Monmouth map has 78 x 51 hexes (${drawn.hexes})`);
+  const want = {};
+  for (const t of Object.values(map.terrain)) want[t] = (want[t] || 0) + 1;
+  const terrainOk = Object.entries(want).every(([t, n]) => drawn.terrain[t] === n) && drawn.terrain.open === drawn.hexes - Object.keys(map.terrain).length;
+  check(terrainOk, `each terrain in as many hexes as the scenario gives (${Object.entries(drawn.terrain).map(([t, n]) => `${t} ${n}`).join(', ')})`);
+  check(drawn.levels === Object.values(map.elevation).filter((v) => v > 0).length, `elevation shading in ${drawn.levels} hexes`);
+  const wantSides = {};
+  for (const v of Object.values(map.hexsides)) for (const k of Array.isArray(v) ? v : [v]) wantSides[k] = (wantSides[k] || 0) + 1;
+  check(Object.entries(wantSides).every(([k, n]) => drawn.sides[k] === n), `every hexside drawn (${Object.entries(drawn.sides).map(([k, n]) => `${k} ${n}`).join(', ')})`);
+  const roads = Object.values(map.roads);
+  check(drawn.major === roads.filter((r) => r === 'major').length && drawn.minor === roads.filter((r) => r === 'minor').length, `roads drawn: ${drawn.major} major, ${drawn.minor} minor segments`);
+  check(drawn.buildings === Object.keys(map.features).length, `${drawn.buildings} buildings drawn`);
+  check(/woods/.test(drawn.legend) && /creek hexside/.test(drawn.legend) && /major road/.test(drawn.legend) && /strength points/.test(drawn.legend) && !/R regular/.test(drawn.legend), 'the legend is BAR\'s: its terrain, hexsides, roads and counter key');
+
+  // The header and the counters.
+  await P.waitFor(() => document.getElementById('banner').textContent.startsWith('Your move'), null, 20000);
+  const st = (await get(base, `/api/games/${game}/state`, token)).state;
+  const head = await P.eval(() => ({ time: document.getElementById('time').textContent, endturn: document.getElementById('endturn').textContent,
+    loss: document.getElementById('chip-loss').hidden ? null : document.getElementById('loss').textContent, points: document.getElementById('chip-points').hidden }));
+  check(head.time === st.time && head.endturn === `${st.end_turn_marker} / ${st.end_turn_number}` && /american 0/.test(head.loss || '') && head.points,
+    `the header shows the time, the End Turn track and the losses (${head.time}; ${head.endturn}; ${head.loss})`);
+  const counters = await P.eval(() => Object.fromEntries([...document.querySelectorAll('g.counter')].map((g) => [g.dataset.unit,
+    [g.dataset.hex, g.querySelector('text.sp')?.textContent ?? null, g.querySelector('text.form')?.textContent ?? null, g.dataset.facing ?? null]])));
+  const onMap = st.units.filter((u) => u.hex);
+  const wrongC = onMap.filter((u) => { const c = counters[u.id]; return !c || c[0] !== u.hex || (u.kind !== 'leader' && (c[3] !== String(u.facing) || c[1] !== String(u.sp) || !c[2])); });
+  check(onMap.length > 0 && wrongC.length === 0 && Object.keys(counters).length === onMap.length,
+    `each of ${onMap.length} pieces on the map is drawn in its hex (units with their facing, SP and formation)${wrongC.length ? ': not ' + wrongC.slice(0, 4).map((u) => u.id).join(', ') : ''}`);
+  const waiting = st.units.filter((u) => !u.hex && u.arrives);
+  const reinf = await P.eval(() => (document.getElementById('reinforcements').hidden ? '' : document.getElementById('reinf-list').textContent));
+  check(waiting.length > 0 && waiting.every((u) => reinf.includes(u.id)) && reinf.includes(waiting[0].arrives), `the ${waiting.length} reinforcements are listed with their time, none drawn`);
+
+  // Our activations: a Command activated with its button, a piece moved
+  // by clicking its stack and a highlighted hex and turned with a button of
+  // its list, the segments ended with the end button; then our other
+  // Commands are activated and ended until the computer answers with an
+  // activation of its own (the British may have none left this turn). The
+  // rules may leave a Command nothing to move (a failed Initiative, a
+  // rout): then the next one is tried.
+  const computerLines = () => P.eval(() => [...document.querySelectorAll('#log li.action')].filter((l) => /^british \(computer\): /.test(l.textContent)).length);
+  const keep = await P.eval(() => { document.querySelector('svg#map polygon.hex').__musketKeep = true; return true; });
+  let moved = false, answered = false, firstRound = true, over = false, sinceMove = 0, ended = false;
+  for (let round = 0; round < 14 && !(moved && answered) && !over; round++) {
+    // Our activation to choose (or the end of the game).
+    await P.waitFor(() => /Game over/.test(document.getElementById('banner').textContent) ||
+      (/^Your move/.test(document.getElementById('banner').textContent) && document.querySelectorAll('#commands:not([hidden]) #command-list button').length > 0), null, 60000);
+    if (/Game over/.test(await text(P, '#banner'))) { over = true; break; }
+    if (moved && (await computerLines()) > sinceMove) { answered = true; break; }
+    const legal0 = await get(base, `/api/games/${game}/legal`, token);
+    const cmds = await P.eval(() => [...document.querySelectorAll('#commands:not([hidden]) #command-list button[data-type="activate"]:not([data-wing])')].map((b) => b.dataset.command));
+    const want0 = [...new Set(legal0.actions.filter((a) => a.type === 'activate').map((a) => a.command))];
+    if (firstRound) check(cmds.length > 0 && JSON.stringify(cmds) === JSON.stringify(want0), `a button for each Command the rules let activate (${cmds.join(' ')})`);
+    const cmd = cmds[0];
+    const logN = await count(P, '#log li');
+    await P.click(`#commands:not([hidden]) #command-list button[data-command="${cmd}"]:not([data-wing])`);
+    await P.waitFor((n) => document.querySelectorAll('#log li').length > n && document.getElementById('commands').hidden, logN, 10000);
+    if (firstRound) {
+      check(new RegExp(`activates Command ${cmd}`).test(await text(P, '#log')), `the activation of ${cmd} is in the log`);
+      check(new RegExp(`^${cmd}`).test(await text(P, '#command')), `the header names the active Command (${await text(P, '#command')})`);
+    }
+    firstRound = false;
+    const legal1 = await get(base, `/api/games/${game}/legal`, token);
+    const movers = [...new Set(legal1.actions.filter((a) => a.type === 'move').map((a) => a.unit))];
+    const stNow = (await get(base, `/api/games/${game}/state`, token)).state;
+    const kindOf = (id) => stNow.units.find((u) => u.id === id).kind;
+    // A unit; a leader only when several Commands had no unit to move.
+    const mover = movers.find((u) => kindOf(u) !== 'leader') || (round >= 6 ? movers[0] : undefined);
+    if (!moved && mover) {
+      const outlined = await P.eval(() => [...document.querySelectorAll('g.counter.can-act')].map((g) => g.dataset.unit));
+      check(movers.every((u) => outlined.includes(u)), `the pieces that may move are outlined (${outlined.length})`);
+      const from = stNow.units.find((u) => u.id === mover).hex;
+      // Click the stack in its hex (the piece in front), then pick the one
+      // to move from the panel's list of the hex's pieces.
+      const front = await P.eval((h) => { const gs = [...document.querySelectorAll(`g.counter[data-hex="${h}"]:not(.leader)`)]; const g = gs.pop() || document.querySelector(`g.counter[data-hex="${h}"]`); return g.dataset.unit; }, from);
+      await clickSvg(P, `g.counter[data-unit="${front}"]`);
+      await P.waitFor((u) => document.getElementById('unit-title').textContent.startsWith(u), front);
+      if (front !== mover) {
+        await P.click(`#stack-list button[data-unit="${mover}"]`);
+        await P.waitFor((u) => document.getElementById('unit-title').textContent.startsWith(u), mover);
+        check(true, `${mover} picked from the list of its hex's pieces (${await P.eval(() => document.querySelectorAll('#stack-list button').length)} there)`);
+      }
+      await P.waitSel('polygon.hl-move');
+      const shown = (await P.eval(() => [...document.querySelectorAll('polygon.hl-move')].map((p) => p.dataset.hex))).sort();
+      const engine = legal1.actions.filter((a) => a.type === 'move' && a.unit === mover).map((a) => a.path[0]).sort();
+      check(JSON.stringify(shown) === JSON.stringify(engine), `the highlighted hexes are the engine's moves of ${mover} (${shown.join(' ')})`);
+      const to = shown[0];
+      await clickSvg(P, `polygon.hl-move[data-hex="${to}"]`);
+      await P.waitFor(([u, h]) => document.querySelector(`g.counter[data-unit="${CSS.escape(u)}"]`)?.dataset.hex === h, [mover, to], 10000);
+      await P.waitFor((m) => document.getElementById('log').textContent.includes(m), `${mover} moves ${from} → ${to}`, 10000);
+      check(true, `${mover} moved ${from} → ${to} by a click on the hex, and the log says so`);
+      check(await P.eval(() => document.querySelector('svg#map polygon.hex').__musketKeep === true) && keep, 'the terrain was not drawn again for the move (only the counters are)');
+      moved = true;
+      // Turn it with a button of its list, as the engine lists it.
+      await P.waitFor((u) => document.getElementById('unit-title').textContent.startsWith(u), mover);
+      const face = await P.eval(() => { const b = document.querySelector('#unit-actions button[data-type="face"]'); return b ? b.textContent : null; });
+      if (face) {
+        const deg = /to (\d+) degrees/.exec(face)[1];
+        await P.click('#unit-actions button[data-type="face"]');
+        await P.waitFor(([u, d]) => document.querySelector(`g.counter[data-unit="${CSS.escape(u)}"]`)?.dataset.facing === d, [mover, deg], 10000);
+        check(true, `${mover} turned to ${deg}° with its list's button ("${face}")`);
+      } else {
+        console.log(`bar: ${mover} has no facing change left to try`);
+      }
+    } else if (!moved) {
+      console.log(`bar: Command ${cmd} has nothing that may move; ending it`);
+    }
+    // End the segments with the end button until the activation is over.
+    const labels = [];
+    for (let k = 0; k < 8; k++) {
+      const st2 = await P.eval(() => ({ label: document.getElementById('btn-end').textContent, on: !document.getElementById('btn-end').disabled,
+        mine: /^Your move/.test(document.getElementById('banner').textContent), cmds: document.querySelectorAll('#commands:not([hidden]) #command-list button').length }));
+      if (!st2.on || !st2.mine || st2.cmds) break;
+      labels.push(st2.label);
+      const n = await count(P, '#log li');
+      await P.click('#btn-end');
+      await P.waitFor((m) => document.querySelectorAll('#log li').length > m, n, 10000);
+      await P.waitFor(() => !document.getElementById('btn-end').disabled || !/^Your move/.test(document.getElementById('banner').textContent) ||
+        document.querySelectorAll('#commands:not([hidden]) #command-list button').length > 0, null, 10000);
+    }
+    if (moved && !ended) {
+      check(labels.join(', ') === 'End movement, End fire, End activation', `the end button ends each segment: ${labels.join(', ')}`);
+      sinceMove = await computerLines();
+      ended = true;
+    }
+  }
+  check(moved, 'a piece of an activated Command moved by clicks');
+  check(answered, 'the computer activates a Command of its own after ours');
+  await P.waitFor(() => /^Your move/.test(document.getElementById('banner').textContent) || /Game over/.test(document.getElementById('banner').textContent), null, 60000);
+  const after = await P.eval(() => ({ log: document.getElementById('log').textContent, cmds: document.querySelectorAll('#commands:not([hidden]) #command-list button').length, banner: document.getElementById('banner').textContent }));
+  check(/british \(computer\): Activate /.test(after.log) && !/undefined|NaN/.test(after.log), 'the log shows the computer\'s activation, worded in full');
+  check(after.cmds > 0 || /Game over/.test(after.banner), `our next activation is offered (${after.cmds} buttons)`);
+  // The page stays quick on this map: selecting a piece redraws in time.
+  const ms = await P.eval(() => {
+    const g = document.querySelector('g.counter[data-side="american"]:not(.leader)');
+    const t = performance.now();
+    g.dispatchEvent(new MouseEvent('click', { bubbles: true }));
+    return performance.now() - t;
+  });
+  check(ms < 250, `a click on a piece redraws in ${Math.round(ms)} ms`);
+  await P.screenshot(shot.replace(/\.png$/, '') + '-bar.png', false);
+  console.log(`screenshot: ${shot.replace(/\.png$/, '')}-bar.png`);
+  await P.goto('about:blank');   // lets its live stream go
+}
+
 // ---- all of it ----------------------------------------------------------------------------------
 
 export async function runSuite(D, base, t, shot) {
@@ -421,6 +622,7 @@ export async function runSuite(D, base, t, shot) {
   await flatMap(D, base, t.check, shot);
   await facing(D, base, t.check, shot);
   await replayViewer(D, base, t.check);
+  await barGame(D, base, t.check, shot);
   errors.push(...D.errors);
   t.check(errors.length === 0, `no errors in the page${errors.length ? ': ' + errors.join(' | ') : ''}`);
 }
