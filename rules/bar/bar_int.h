@@ -72,6 +72,28 @@ typedef struct bar_ext {
     bar_loss_counters lc;
     bar_oob oob;
     bar_scen scen;
+    /* scenario switches the generators ask on every call (bar_scen_switch
+     * compares names): 7.1a A "west_limit_column" (-1: none), 7.1a
+     * "british_initial_limits" */
+    int west_limit_col;
+    bool initial_limits;
+    /* evaluate.c's tables (bar_eval_prepare): each hex's neighbours
+     * (mk_hex_neighbor's, MK_NO_HEX off the map), the distance from each
+     * hex to the rally hexes and the objectives of 7.1d C, E, B and 7.3d B
+     * (255: none or farther), cube coordinates (mk_hex_cube) */
+    mk_hex nb[MK_MAX_HEX][6];
+    uint8_t dist_home[2][MK_MAX_HEX], dist_hold[MK_MAX_HEX], dist_threat[MK_MAX_HEX];
+    uint8_t dist_orchard[MK_MAX_HEX];
+    uint8_t dist_advance[10][MK_MAX_HEX];
+    int home_span;   /* hexes between the two rally hexes */
+    uint8_t bear_home[2][MK_MAX_HEX];   /* bar_bearing12 from each hex to each rally hex */
+    int16_t cq[MK_MAX_HEX], cr[MK_MAX_HEX];
+    /* expected SPs lost to a fire by [row][range][SPs firing][target terrain]
+     * (the Fire Combat Table's mean), and a terrain's share of an open
+     * hex's loss */
+#define BAR_EVAL_SPS 8
+    float hits[BAR_NFIRE_ROWS][BAR_CH_MAX_RANGE + 1][BAR_EVAL_SPS + 1][BAR_NTERRAIN];
+    float open_to[BAR_NTERRAIN];
 } bar_ext;
 
 static inline const bar_ext *bar_x(const mk_scenario *sc) { return (const bar_ext *)sc->ext; }
@@ -172,7 +194,39 @@ enum {
 enum { BAF_WING = 1,     /* BA_ACTIVATE: try a Wing Activation (2.4a) */
        BAF_CHARGE = 2 };  /* BA_CC: a cavalry Charge (2.3), path[0] its end hex */
 
+/* --- who stands where ------------------------------------------------------ */
+/* A per-call index of the pieces in each hex, built on the caller's stack
+ * by bar_occ_build: the state is plain data, cloned with memcpy, so it
+ * keeps no index of its own, and a generator that asks "who is in hex h"
+ * hundreds of times builds this once (one pass over the pieces) instead of
+ * scanning every piece each time. Invariant: for a hex whose bit is set in
+ * `used`, first[h] is the lowest index of a piece there and next[] links
+ * the others in increasing index order (-1 ends the chain), so a walk
+ * visits the same pieces in the same order as a scan of s->pc; first[h] of
+ * an unused hex is never read. Valid until the state changes. */
+typedef struct bar_occ {
+    uint64_t used[(MK_MAX_HEX + 63) / 64];
+    int16_t first[MK_MAX_HEX];
+    int16_t next[MK_MAX_UNITS];
+} bar_occ;
+
+static inline int bar_occ_first(const bar_occ *o, mk_hex h)
+{
+    return h >= 0 && h < MK_MAX_HEX && (o->used[h >> 6] >> (h & 63) & 1) ? o->first[h] : -1;
+}
+
+/* A generator's `want` (bar_legal_move, _fire, _cc): NULL lists every
+ * action; an action lists at least the actions equal to it (its piece's,
+ * and "next"), as apply checks one action without listing them all. */
+static inline void bar_want_range(const bar_state *s, const mk_action *want, int *lo, int *hi)
+{
+    bool one = want && want->unit >= 0 && want->unit < s->npieces;
+    *lo = one ? want->unit : 0;
+    *hi = one ? want->unit + 1 : want ? 0 : s->npieces;
+}
+
 /* --- shared helpers -------------------------------------------------------- */
+void bar_occ_build(bar_occ *o, const bar_state *s);
 static inline bool bar_is_leader(const bar_pinfo *p) { return p->kind == BK_LEADER; }
 static inline bool bar_alive(const bar_state *s, int i) { return !(s->pc[i].flags & BF_ELIM); }
 static inline bool bar_on_map(const bar_state *s, int i) { return s->pc[i].hex != MK_NO_HEX; }
@@ -182,6 +236,7 @@ const char *bar_pid(const mk_scenario *sc, int i);
 bool bar_unit_at(const bar_state *s, const mk_scenario *sc, mk_hex h, int side, bool formed_only);
 int bar_stack_sp(const bar_state *s, const mk_scenario *sc, mk_hex h, int side);
 bool bar_is_front(const bar_state *s, const mk_scenario *sc, int i, mk_hex to);
+bool bar_faces(const bar_state *s, int i, int bearing12);
 bool bar_in_ezoc(const bar_state *s, const mk_scenario *sc, int side, mk_hex h);
 int bar_bearing12(const mk_grid *g, mk_hex a, mk_hex b);   /* 0-11 */
 int bar_dir_step(int dir);                                 /* core direction -> 0-11 */
@@ -231,7 +286,8 @@ void bar_victory_input(const bar_state *s, const mk_scenario *sc, bar_victory_in
 bool bar_org_can_activate(const bar_state *s, const mk_scenario *sc, int side, int org);
 
 /* move.c */
-int bar_legal_move(const bar_state *s, const mk_scenario *sc, mk_action *out, int n, int cap);
+int bar_legal_move(const bar_state *s, const mk_scenario *sc, const mk_action *want, mk_action *out,
+                   int n, int cap);
 int bar_apply_move(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_events *ev,
                    mk_error *err);
 int bar_move_cost(const bar_state *s, const mk_scenario *sc, int i, mk_hex to, int *road_left);
@@ -239,7 +295,8 @@ int bar_stack_limit(const bar_state *s, const mk_scenario *sc, mk_hex h, int ext
 void bar_end_movement(bar_state *s, const mk_scenario *sc, mk_events *ev);
 
 /* fire.c */
-int bar_legal_fire(const bar_state *s, const mk_scenario *sc, mk_action *out, int n, int cap);
+int bar_legal_fire(const bar_state *s, const mk_scenario *sc, const mk_action *want, mk_action *out,
+                   int n, int cap);
 int bar_apply_fire(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_events *ev,
                    mk_error *err);
 int bar_fire_strength_of(const bar_state *s, const mk_scenario *sc, int i, mk_hex target,
@@ -250,12 +307,17 @@ int bar_apply_opfire(bar_state *s, const mk_scenario *sc, const mk_action *a, mk
 void bar_resolve_fire(bar_state *s, const mk_scenario *sc, int i, mk_hex target, bool defensive, mk_events *ev);
 
 /* melee.c */
-int bar_legal_cc(const bar_state *s, const mk_scenario *sc, mk_action *out, int n, int cap);
+int bar_legal_cc(const bar_state *s, const mk_scenario *sc, const mk_action *want, mk_action *out,
+                 int n, int cap);
 int bar_apply_cc(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_events *ev,
                  mk_error *err);
 mk_hex bar_charge_end(const bar_state *s, const mk_scenario *sc, int i, mk_hex target);
 int bar_legal_rbcc(const bar_state *s, const mk_scenario *sc, mk_action *out, int cap);
 int bar_apply_rbcc(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_events *ev);
+
+/* evaluate.c: the tables, at scenario preparation; the evaluate hook */
+void bar_eval_prepare(bar_ext *x, const mk_grid *g);
+double bar_evaluate(const void *st, const mk_scenario *sc, int side);
 
 /* setup.c: the scenario file of Monmouth scenario n (1-4) built from
  * data/bar/ (oob.json, scenarios/, map.json): pieces placed, NULL on error. */

@@ -19,6 +19,7 @@
 typedef struct los_ctx {
     const bar_state *s;
     const mk_scenario *sc;
+    const bar_occ *o;   /* the caller's index, or NULL: scan the pieces */
     mk_hex from, to;
 } los_ctx;
 
@@ -27,19 +28,30 @@ static bool blocks(mk_hex h, const void *vctx)
     const los_ctx *c = vctx;
     if (h == c->from || h == c->to)
         return false;
-    return bar_unit_at(c->s, c->sc, h, -1, false);
+    if (!c->o)
+        return bar_unit_at(c->s, c->sc, h, -1, false);
+    const bar_ext *x = bar_x(c->sc);
+    for (int i = bar_occ_first(c->o, h); i >= 0; i = c->o->next[i])
+        if (!bar_is_leader(&x->p[i]))
+            return true;
+    return false;
 }
 
 static bool can_fire(const bar_state *s, const mk_scenario *sc, int i)
 {
     const bar_ext *x = bar_x(sc);
     const bar_pc *p = &s->pc[i];
-    return bar_piece_active(s, sc, i) && p->hex != MK_NO_HEX && !bar_is_leader(&x->p[i]) &&
-           x->p[i].fire_row >= 0 && !(p->status & BS_ROUTED) && !(p->flags & BF_FIRED) &&
-           bar_max_sps_firing(&x->ch, p->form) > 0;
+    /* the cheap tests first: most pieces are not in the activation */
+    return p->hex != MK_NO_HEX && !bar_is_leader(&x->p[i]) && x->p[i].fire_row >= 0 &&
+           !(p->status & BS_ROUTED) && !(p->flags & BF_FIRED) && bar_max_sps_firing(&x->ch, p->form) > 0 &&
+           bar_piece_active(s, sc, i);
 }
 
-int bar_fire_strength_of(const bar_state *s, const mk_scenario *sc, int i, mk_hex target, int *column)
+/* bar_fire_strength_of, with the caller's index o (or NULL); listing
+ * (legal) skips the line of sight where the strength is below the table,
+ * as such a fire is not listed whatever the line. */
+static int strength(const bar_state *s, const mk_scenario *sc, const bar_occ *o, bool listing, int i,
+                    mk_hex target, int *column)
 {
     const bar_ext *x = bar_x(sc);
     const bar_pc *p = &s->pc[i];
@@ -76,23 +88,36 @@ int bar_fire_strength_of(const bar_state *s, const mk_scenario *sc, int i, mk_he
         return -1;
     if (x->se.fire_disordered_halved && (p->status & (BS_DISORDERED | BS_SHAKEN)))
         str = bar_fire_strength_halved(str);
+    int col = bar_fire_column(&x->ch, str, bar_fire_defence(&x->ch, x->map.terrain[target], false));
+    if (listing && col < 0)
+        return -1;
     if (range > 1) {
-        los_ctx c = {s, sc, p->hex, target};
+        los_ctx c = {s, sc, o, p->hex, target};
         bar_los_result r;
         mk_error err;
         if (bar_los(&x->map, p->hex, target, blocks, &c, &r, &err) < 0 || !r.clear)
             return -1;
     }
-    *column = bar_fire_column(&x->ch, str, bar_fire_defence(&x->ch, x->map.terrain[target], false));
+    *column = col;
     return str;
 }
 
-int bar_legal_fire(const bar_state *s, const mk_scenario *sc, mk_action *out, int n, int cap)
+int bar_fire_strength_of(const bar_state *s, const mk_scenario *sc, int i, mk_hex target, int *column)
+{
+    return strength(s, sc, NULL, false, i, target, column);
+}
+
+int bar_legal_fire(const bar_state *s, const mk_scenario *sc, const mk_action *want, mk_action *out,
+                   int n, int cap)
 {
     const bar_ext *x = bar_x(sc);
+    bar_occ occ;
+    bar_occ_build(&occ, s);
+    int lo, hi;
+    bar_want_range(s, want, &lo, &hi);
     if (n < cap)
         out[n++] = (mk_action){.type = BA_NEXT, .unit = -1, .other = -1, .target = -1};
-    for (int i = 0; i < s->npieces && n < cap; i++) {
+    for (int i = lo; i < hi && n < cap; i++) {
         if (!can_fire(s, sc, i))
             continue;
         int reach = x->ch.row[x->p[i].fire_row].range;
@@ -109,8 +134,10 @@ int bar_legal_fire(const bar_state *s, const mk_scenario *sc, mk_action *out, in
             if (dup || nseen == 64)
                 continue;
             seen[nseen++] = h;
+            if (want && h != want->target)
+                continue;   /* apply's check: only the hex fired at */
             int col;
-            if (bar_fire_strength_of(s, sc, i, h, &col) >= 0 && col >= 0)
+            if (strength(s, sc, &occ, true, i, h, &col) >= 0 && col >= 0)
                 out[n++] = (mk_action){.type = BA_FIRE, .unit = (int16_t)i, .other = -1, .target = h};
         }
     }

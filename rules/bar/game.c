@@ -162,6 +162,8 @@ static int prepare(mk_scenario *sc, mk_error *err)
         bar_charts_load(&x->ch, NULL, err) || bar_series_load(&x->se, NULL, err) ||
         bar_loss_counters_load(&x->lc, NULL, err))
         return -1;
+    x->west_limit_col = bar_scen_switch(&x->scen, "west_limit_column", -1);
+    x->initial_limits = bar_scen_switch(&x->scen, "british_initial_limits", 0) != 0;
     if (bar_map_parse(&x->map, &sc->map.grid, json_object_get(sc->json, "map"), err))
         return -1;
     x->first_turn = bar_scenario_first_turn(x->scenario);
@@ -174,6 +176,7 @@ static int prepare(mk_scenario *sc, mk_error *err)
     }
     mk_hex_parse(&sc->map.grid, "W0201", &x->home[BAR_AMERICAN], NULL, 0);
     mk_hex_parse(&sc->map.grid, "E3915", &x->home[BAR_BRITISH], NULL, 0);
+    bar_eval_prepare(x, &sc->map.grid);   /* after the rally hexes */
     for (int o = 0; o < BAR_OOB_MAX_ORGS; o++)
         x->org_leader[o] = -1;
     x->army_leader[0] = x->army_leader[1] = -1;
@@ -297,6 +300,21 @@ static void release(mk_scenario *sc)
 
 /* --- shared helpers ------------------------------------------------------ */
 
+/* Fills o from s (bar_int.h: the chains in increasing piece order). */
+void bar_occ_build(bar_occ *o, const bar_state *s)
+{
+    memset(o->used, 0, sizeof o->used);
+    for (int i = s->npieces - 1; i >= 0; i--) {
+        mk_hex h = s->pc[i].hex;
+        if (h < 0 || h >= MK_MAX_HEX)
+            continue;
+        uint64_t bit = 1ull << (h & 63);
+        o->next[i] = (int16_t)(o->used[h >> 6] & bit ? o->first[h] : -1);
+        o->first[h] = (int16_t)i;
+        o->used[h >> 6] |= bit;
+    }
+}
+
 bool bar_unit_at(const bar_state *s, const mk_scenario *sc, mk_hex h, int side, bool formed_only)
 {
     const bar_ext *x = bar_x(sc);
@@ -340,9 +358,17 @@ int bar_bearing12(const mk_grid *g, mk_hex a, mk_hex b)
 bool bar_is_front(const bar_state *s, const mk_scenario *sc, int i, mk_hex to)
 {
     const bar_pc *p = &s->pc[i];
+    return p->form == BAR_FM_SQUARE || bar_faces(s, i, bar_bearing12(&sc->map.grid, p->hex, to));
+}
+
+/* bar_is_front, given the bearing b (0-11) from the piece to the hex: a
+ * neighbour in core direction d lies at bar_dir_step(d) (tests/test_bar_ai.c
+ * checks it on the map), which spares the generators an atan2 a hex. */
+bool bar_faces(const bar_state *s, int i, int b)
+{
+    const bar_pc *p = &s->pc[i];
     if (p->form == BAR_FM_SQUARE)
         return true;
-    int b = bar_bearing12(&sc->map.grid, p->hex, to);
     int d = abs(b - p->facing) % 12;
     if (d > 6)
         d = 12 - d;
@@ -354,14 +380,18 @@ bool bar_is_front(const bar_state *s, const mk_scenario *sc, int i, mk_hex to)
 bool bar_in_ezoc(const bar_state *s, const mk_scenario *sc, int side, mk_hex h)
 {
     const bar_ext *x = bar_x(sc);
+    if (h < 0 || h >= mk_grid_size(&sc->map.grid))
+        return false;
+    const mk_hex *nb = x->nb[h];   /* adjacency is symmetric: a piece next to h is in one of these */
     for (int i = 0; i < s->npieces; i++) {
         const bar_pc *p = &s->pc[i];
         if (p->hex == MK_NO_HEX || x->p[i].side == side || bar_is_leader(&x->p[i]) ||
             (p->status & BS_ROUTED) || p->form == BAR_FM_SKIRMISH ||
             p->form == BAR_FM_ARTILLERY_ROAD_COLUMN || p->form == BAR_FM_ROAD_COLUMN)
             continue;
-        if (mk_hex_adjacent(&sc->map.grid, p->hex, h) && bar_is_front(s, sc, i, h))
-            return true;
+        for (int d = 0; d < 6; d++)   /* h lies opposite d from the piece */
+            if (p->hex == nb[d] && bar_faces(s, i, bar_dir_step((d + 3) % 6)))
+                return true;
     }
     return false;
 }
@@ -641,12 +671,52 @@ static int legal(const void *st, const mk_scenario *sc, mk_action *out, int cap)
     const bar_state *s = st;
     switch (s->phase) {
     case BP_ACTIVATE: return bar_legal_activate(s, sc, out, cap);
-    case BP_MOVE: return s->of_unit >= 0 ? bar_legal_opfire(s, sc, out, cap) : bar_legal_move(s, sc, out, 0, cap);
-    case BP_FIRE: return bar_legal_snipe(s, sc, out, bar_legal_fire(s, sc, out, 0, cap), cap);
-    case BP_CC: return s->rb_unit >= 0 ? bar_legal_rbcc(s, sc, out, cap) : bar_legal_cc(s, sc, out, 0, cap);
+    case BP_MOVE: return s->of_unit >= 0 ? bar_legal_opfire(s, sc, out, cap) : bar_legal_move(s, sc, NULL, out, 0, cap);
+    case BP_FIRE: return bar_legal_snipe(s, sc, out, bar_legal_fire(s, sc, NULL, out, 0, cap), cap);
+    case BP_CC: return s->rb_unit >= 0 ? bar_legal_rbcc(s, sc, out, cap) : bar_legal_cc(s, sc, NULL, out, 0, cap);
     case BP_GUARD: return bar_legal_guard(s, sc, out, cap);
     default: return 0;
     }
+}
+
+/* Is a legal now? legal() is the one authority, but listing every piece's
+ * actions (and every fire target's line of sight) to check one was most of
+ * an action's cost: the movement, fire and close combat generators list
+ * the acting piece's actions alone (want: an action names its piece;
+ * "next" none; a fire, the hex fired at), the same code as legal() for
+ * that piece; the short lists (activation, decisions, the guard, sniping)
+ * are listed whole. Returns the generator's copy in *match (it carries the
+ * cost), or false. */
+static bool find_legal(const bar_state *s, const mk_scenario *sc, const mk_action *a, mk_action *match)
+{
+    mk_action list[256];
+    int cap = (int)(sizeof list / sizeof list[0]), n;
+    switch (s->phase) {
+    case BP_MOVE:
+        n = s->of_unit >= 0 ? bar_legal_opfire(s, sc, list, cap) : bar_legal_move(s, sc, a, list, 0, cap);
+        break;
+    case BP_FIRE:   /* (a fire is never a snipe: each list alone) */
+        n = a->type == BA_SNIPE ? bar_legal_snipe(s, sc, list, 0, cap) : bar_legal_fire(s, sc, a, list, 0, cap);
+        break;
+    case BP_CC: n = s->rb_unit >= 0 ? bar_legal_rbcc(s, sc, list, cap) : bar_legal_cc(s, sc, a, list, 0, cap); break;
+    default: n = legal(s, sc, list, cap); break;
+    }
+    if (n >= cap) {   /* (never seen) a list this long may be cut short: ask legal() for all */
+        mk_action all[MK_MAX_ACTIONS];
+        n = legal(s, sc, all, MK_MAX_ACTIONS);
+        for (int i = 0; i < n; i++)
+            if (mk_action_equal(&all[i], a)) {
+                *match = all[i];
+                return true;
+            }
+        return false;
+    }
+    for (int i = 0; i < n; i++)
+        if (mk_action_equal(&list[i], a)) {
+            *match = list[i];
+            return true;
+        }
+    return false;
 }
 
 static int apply(void *st, const mk_scenario *sc, const mk_action *a, mk_events *ev, mk_error *err)
@@ -655,12 +725,8 @@ static int apply(void *st, const mk_scenario *sc, const mk_action *a, mk_events 
     if (s->phase == BP_OVER)
         return mk_error_set(err, "illegal_action", "the game is over");
     /* legal() is the one authority: an action not in its list is refused. */
-    mk_action list[MK_MAX_ACTIONS];
-    int n = legal(s, sc, list, MK_MAX_ACTIONS);
-    const mk_action *match = NULL;   /* legal()'s copy: it carries the cost */
-    for (int i = 0; i < n && !match; i++)
-        if (mk_action_equal(&list[i], a))
-            match = &list[i];
+    mk_action copy;   /* legal()'s copy: it carries the cost */
+    const mk_action *match = find_legal(s, sc, a, &copy) ? &copy : NULL;
     if (!match && a->type == BA_MOVE && a->unit >= 0 && a->unit < s->npieces &&
         s->pc[a->unit].hex != MK_NO_HEX && a->npath == 1 &&
         !mk_hex_adjacent(&sc->map.grid, s->pc[a->unit].hex, a->path[0])) {
@@ -741,25 +807,6 @@ static uint64_t hash(const void *st, const mk_scenario *sc)
     const bar_state *s = st;
     uint64_t h = mk_head_hash(&s->head);
     return mk_hash_bytes(h, (const char *)s + sizeof s->head, sizeof *s - sizeof s->head);
-}
-
-/* Losses inflicted minus losses taken, squashed, plus a little for SPs on
- * the map near the enemy's rally hex (the objectives all lie on the road
- * between them). */
-static double evaluate(const void *st, const mk_scenario *sc, int side)
-{
-    const bar_state *s = st;
-    const bar_ext *x = bar_x(sc);
-    if (s->phase == BP_OVER)
-        return s->winner < 0 ? 0 : s->winner == side ? 1 : -1;
-    int o = bar_other(side);
-    double d = (s->loss[o] + s->art_lost[o][0] / 2.0 + s->art_lost[o][1] / 4.0) -
-               (s->loss[side] + s->art_lost[side][0] / 2.0 + s->art_lost[side][1] / 4.0);
-    double routed = 0;
-    for (int i = 0; i < s->npieces; i++)
-        if (s->pc[i].hex != MK_NO_HEX && (s->pc[i].status & BS_ROUTED))
-            routed += (x->p[i].side == side ? -0.5 : 0.5) * s->pc[i].sp;
-    return tanh((d + routed) / 12.0);
 }
 
 /* --- JSON ----------------------------------------------------------------- */
@@ -1165,7 +1212,7 @@ const mk_ruleset mk_bar_ruleset = {
     .over = over,
     .result = bar_result,
     .hash = hash,
-    .evaluate = evaluate,
+    .evaluate = bar_evaluate,
     .state_json = state_json,
     .action_json = action_json,
     .action_parse = action_parse,

@@ -24,23 +24,38 @@ static bool can_attack(const bar_state *s, const mk_scenario *sc, int i)
 {
     const bar_ext *x = bar_x(sc);
     const bar_pc *p = &s->pc[i];
-    return bar_piece_active(s, sc, i) && p->hex != MK_NO_HEX && !bar_is_leader(&x->p[i]) &&
-           x->p[i].kind != BK_ARTILLERY && !(p->status & BS_ROUTED) && !(p->flags & (BF_CC | BF_OOC)) &&
-           p->form != BAR_FM_SQUARE && p->form != BAR_FM_SKIRMISH && p->form != BAR_FM_ROAD_COLUMN;
+    /* the cheap tests first: most pieces are not in the activation */
+    return p->hex != MK_NO_HEX && !bar_is_leader(&x->p[i]) && x->p[i].kind != BK_ARTILLERY &&
+           !(p->status & BS_ROUTED) && !(p->flags & (BF_CC | BF_OOC)) && p->form != BAR_FM_SQUARE &&
+           p->form != BAR_FM_SKIRMISH && p->form != BAR_FM_ROAD_COLUMN && bar_piece_active(s, sc, i);
 }
 
-int bar_legal_cc(const bar_state *s, const mk_scenario *sc, mk_action *out, int n, int cap)
+/* A combat unit of side in hex h (bar_unit_at, formed_only false). */
+static bool unit_in(const bar_occ *o, const bar_ext *x, mk_hex h, int side)
+{
+    for (int j = bar_occ_first(o, h); j >= 0; j = o->next[j])
+        if (!bar_is_leader(&x->p[j]) && x->p[j].side == side)
+            return true;
+    return false;
+}
+
+int bar_legal_cc(const bar_state *s, const mk_scenario *sc, const mk_action *want, mk_action *out,
+                 int n, int cap)
 {
     const bar_ext *x = bar_x(sc);
+    bar_occ occ;
+    bar_occ_build(&occ, s);
+    int lo, hi;
+    bar_want_range(s, want, &lo, &hi);
     if (n < cap)
         out[n++] = (mk_action){.type = BA_NEXT, .unit = -1, .other = -1, .target = -1};
-    for (int i = 0; i < s->npieces && n < cap; i++) {
+    for (int i = lo; i < hi && n < cap; i++) {
         if (!can_attack(s, sc, i))
             continue;
         for (int d = 0; d < 6 && n < cap; d++) {
-            mk_hex h = mk_hex_neighbor(&sc->map.grid, s->pc[i].hex, d);
-            if (h == MK_NO_HEX || !bar_unit_at(s, sc, h, bar_other(x->p[i].side), false) ||
-                !bar_is_front(s, sc, i, h))
+            mk_hex h = x->nb[s->pc[i].hex][d];
+            if (h == MK_NO_HEX || !unit_in(&occ, x, h, bar_other(x->p[i].side)) ||
+                !bar_faces(s, i, bar_dir_step(d)))
                 continue;
             unsigned side = bar_hexside(&x->map, s->pc[i].hex, h);
             if (side & BAR_HS_LAKE)

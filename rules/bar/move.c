@@ -17,11 +17,11 @@
 
 #include "rules/bar/bar_int.h"
 
-static bool enemy_in(const bar_state *s, const mk_scenario *sc, mk_hex h, int side)
+static bool enemy_in(const bar_occ *o, const mk_scenario *sc, mk_hex h, int side)
 {
     const bar_ext *x = bar_x(sc);
-    for (int i = 0; i < s->npieces; i++)
-        if (s->pc[i].hex == h && x->p[i].side != side)
+    for (int i = bar_occ_first(o, h); i >= 0; i = o->next[i])
+        if (x->p[i].side != side)
             return true;
     return false;
 }
@@ -42,29 +42,54 @@ int bar_stack_limit(const bar_state *s, const mk_scenario *sc, mk_hex h, int ext
     return total - limit;
 }
 
-static bool cavalry_in(const bar_state *s, const mk_scenario *sc, mk_hex h, int except)
+static bool cavalry_in(const bar_occ *o, const mk_scenario *sc, mk_hex h, int except)
 {
     const bar_ext *x = bar_x(sc);
-    for (int i = 0; i < s->npieces; i++)
-        if (i != except && s->pc[i].hex == h && x->p[i].kind == BK_CAVALRY)
+    for (int i = bar_occ_first(o, h); i >= 0; i = o->next[i])
+        if (i != except && x->p[i].kind == BK_CAVALRY)
             return true;
     return false;
 }
 
-static bool fits(const bar_state *s, const mk_scenario *sc, int i, mk_hex h, int form)
+/* bar_stack_limit, and in *sp bar_stack_sp(h, -1), of hex h from the index. */
+static int stack_over(const bar_state *s, const bar_occ *o, const mk_scenario *sc, mk_hex h, int extra,
+                      int extra_form, int *sp)
+{
+    const bar_ext *x = bar_x(sc);
+    int total = extra, limit = extra_form >= 0 ? x->ch.stacking[extra_form] : 99;
+    *sp = 0;
+    for (int i = bar_occ_first(o, h); i >= 0; i = o->next[i]) {
+        if (bar_is_leader(&x->p[i]))
+            continue;
+        total += s->pc[i].sp;
+        *sp += s->pc[i].sp;
+        if (x->ch.stacking[s->pc[i].form] < limit)
+            limit = x->ch.stacking[s->pc[i].form];
+    }
+    return total - limit;
+}
+
+static bool fits(const bar_state *s, const bar_occ *o, const mk_scenario *sc, int i, mk_hex h, int form)
 {
     const bar_ext *x = bar_x(sc);
     if (bar_is_leader(&x->p[i]))
         return true;
-    if (x->p[i].kind == BK_CAVALRY && cavalry_in(s, sc, h, i))
+    if (x->p[i].kind == BK_CAVALRY && cavalry_in(o, sc, h, i))
         return false;   /* Monmouth 2.3: one cavalry unit a hex */
-    int mine = s->pc[i].hex == h ? s->pc[i].sp : 0;
-    return bar_stack_limit(s, sc, h, s->pc[i].sp - mine, form) <= 0 || bar_stack_sp(s, sc, h, -1) == mine;
+    int mine = s->pc[i].hex == h ? s->pc[i].sp : 0, here;
+    return stack_over(s, o, sc, h, s->pc[i].sp - mine, form, &here) <= 0 || here == mine;
 }
 
-/* Half MPs to enter `to` from the piece's hex, BAR_COST_ALL or
- * BAR_COST_PROHIBITED; *road_left: the road run left after it. */
-int bar_move_cost(const bar_state *s, const mk_scenario *sc, int i, mk_hex to, int *road_left)
+/* The hexside between a and its neighbour b in direction d (bar_hexside
+ * without finding d again: a hex keeps its sides 0-2, bar.h bar_map). */
+static unsigned side_toward(const bar_map *m, mk_hex a, mk_hex b, int d)
+{
+    return d < 3 ? m->side[a][d] : m->side[b][d - 3];
+}
+
+/* bar_move_cost, given the hexside crossed (side: bar_hexside's bits). */
+static int cost_across(const bar_state *s, const mk_scenario *sc, int i, mk_hex to, unsigned side,
+                       int *road_left)
 {
     const bar_ext *x = bar_x(sc);
     const bar_pc *p = &s->pc[i];
@@ -72,7 +97,7 @@ int bar_move_cost(const bar_state *s, const mk_scenario *sc, int i, mk_hex to, i
     *road_left = 0;
     if (x->map.terrain[to] == BAR_T_LAKE)
         return BAR_COST_PROHIBITED;   /* 5.2i */
-    int road = bar_road(&x->map, from, to);
+    int road = side & BAR_HS_MAJOR_ROAD ? BAR_ROAD_MAJOR : side & BAR_HS_MINOR_ROAD ? BAR_ROAD_MINOR : 0;
     bool on_road = road && (bar_is_leader(&x->p[i]) || p->form == BAR_FM_ROAD_COLUMN ||
                             p->form == BAR_FM_ARTILLERY_ROAD_COLUMN);
     if (on_road) {   /* 5.2g */
@@ -89,7 +114,6 @@ int bar_move_cost(const bar_state *s, const mk_scenario *sc, int i, mk_hex to, i
         return 1;
     int cls = bar_move_class_of(&x->p[i], p->form);
     int cost = x->ch.hex[x->map.terrain[to]].cost[cls];
-    unsigned side = bar_hexside(&x->map, from, to);
     bool uphill = x->map.elevation[to] > x->map.elevation[from];
     for (int b = 0; b < BAR_HS_NTERRAIN; b++) {
         if (!(side & (1u << b)))
@@ -111,6 +135,13 @@ int bar_move_cost(const bar_state *s, const mk_scenario *sc, int i, mk_hex to, i
     return cost;
 }
 
+/* Half MPs to enter `to` from the piece's hex, BAR_COST_ALL or
+ * BAR_COST_PROHIBITED; *road_left: the road run left after it. */
+int bar_move_cost(const bar_state *s, const mk_scenario *sc, int i, mk_hex to, int *road_left)
+{
+    return cost_across(s, sc, i, to, bar_hexside(&bar_x(sc)->map, s->pc[i].hex, to), road_left);
+}
+
 /* Monmouth 4.1a B: the Hessian Grenadiere */
 static bool hessian_gren(const bar_pinfo *p)
 {
@@ -122,15 +153,16 @@ static bool hessian_gren(const bar_pinfo *p)
 static bool nj_holds(const bar_state *s, const mk_scenario *sc, int i)
 {
     const bar_ext *x = bar_x(sc);
-    return bar_scen_switch(&x->scen, "nj_brigade_holds", 0) && s->turn == x->first_turn && x->p[i].org >= 0 &&
+    return s->turn == x->first_turn && x->p[i].org >= 0 && bar_scen_switch(&x->scen, "nj_brigade_holds", 0) &&
            !strcmp(x->oob.org[x->p[i].org].id, "NJB");
 }
 
 static bool can_move(const bar_state *s, const mk_scenario *sc, int i)
 {
     const bar_pc *p = &s->pc[i];
-    return bar_piece_active(s, sc, i) && p->hex != MK_NO_HEX && p->mp > 0 && !(p->status & BS_ROUTED) &&
-           p->form != BAR_FM_SQUARE && p->form != BAR_FM_ARTILLERY && !nj_holds(s, sc, i);
+    /* the cheap tests first: most pieces are not in the activation */
+    return p->mp > 0 && p->hex != MK_NO_HEX && !(p->status & BS_ROUTED) && p->form != BAR_FM_SQUARE &&
+           p->form != BAR_FM_ARTILLERY && bar_piece_active(s, sc, i) && !nj_holds(s, sc, i);
 }
 
 bool bar_offmap_exit_hex(const mk_scenario *sc, mk_hex h)
@@ -144,14 +176,14 @@ bool bar_offmap_exit_hex(const mk_scenario *sc, mk_hex h)
 static bool west_limit(const bar_ext *x, const mk_grid *g, mk_hex to)
 {
     /* 7.1a A: no movement west of the W21xx hex row */
-    int col = bar_scen_switch(&x->scen, "west_limit_column", -1);
+    int col = x->west_limit_col;
     return col >= 0 && mk_hex_col(g, to) < col;
 }
 
 static bool limited(const bar_state *s, const bar_ext *x, int i)
 {
     /* 7.1a: no British formation changes in the first three turns */
-    return bar_scen_switch(&x->scen, "british_initial_limits", 0) && !s->limits_off &&
+    return x->initial_limits && !s->limits_off &&
            s->turn <= x->first_turn + 2 && x->p[i].side == BAR_BRITISH && x->p[i].arrive < 0;
 }
 
@@ -162,12 +194,17 @@ static int add(mk_action *out, int n, int cap, mk_action a)
     return n;
 }
 
-int bar_legal_move(const bar_state *s, const mk_scenario *sc, mk_action *out, int n, int cap)
+int bar_legal_move(const bar_state *s, const mk_scenario *sc, const mk_action *want, mk_action *out,
+                   int n, int cap)
 {
     const bar_ext *x = bar_x(sc);
     const mk_grid *g = &sc->map.grid;
+    bar_occ occ, *o = &occ;
+    bar_occ_build(o, s);
+    int lo, hi;
+    bar_want_range(s, want, &lo, &hi);
     n = add(out, n, cap, (mk_action){.type = BA_NEXT, .unit = -1, .other = -1, .target = -1});
-    for (int i = 0; i < s->npieces; i++) {
+    for (int i = lo; i < hi; i++) {
         const bar_pc *p = &s->pc[i];
         const bar_pinfo *pi = &x->p[i];
         if (p->hex == MK_NO_HEX && (p->more & BM_OFFMAP)) {   /* 3.4c: back on the map */
@@ -175,15 +212,15 @@ int bar_legal_move(const bar_state *s, const mk_scenario *sc, mk_action *out, in
             for (int k = 0; k < 2 && bar_piece_active(s, sc, i) && s->turn >= p->back && p->mp > 0; k++) {
                 mk_hex gh = MK_NO_HEX;
                 mk_hex_parse(g, gates[k], &gh, NULL, 0);
-                if (gh != MK_NO_HEX && !enemy_in(s, sc, gh, pi->side) && fits(s, sc, i, gh, p->form))
+                if (gh != MK_NO_HEX && !enemy_in(o, sc, gh, pi->side) && fits(s, o, sc, i, gh, p->form))
                     n = add(out, n, cap, (mk_action){.type = BA_ENTER, .cost = 1, .npath = 1, .unit = (int16_t)i,
                                                      .other = -1, .target = -1, .path = {gh}});
             }
             continue;
         }
         if (p->hex == MK_NO_HEX) {   /* 7.0c: a reinforcement enters */
-            if (bar_piece_active(s, sc, i) && pi->arrive >= 0 && !(p->flags & (BF_ON | BF_ELIM)) &&
-                !enemy_in(s, sc, pi->entry, pi->side) && fits(s, sc, i, pi->entry, p->form) && p->mp > 0)
+            if (pi->arrive >= 0 && !(p->flags & (BF_ON | BF_ELIM)) && p->mp > 0 && bar_piece_active(s, sc, i) &&
+                !enemy_in(o, sc, pi->entry, pi->side) && fits(s, o, sc, i, pi->entry, p->form))
                 n = add(out, n, cap, (mk_action){.type = BA_ENTER, .cost = 1, .npath = 1, .unit = (int16_t)i,
                                                  .other = -1, .target = -1, .path = {pi->entry}});
             continue;
@@ -192,20 +229,20 @@ int bar_legal_move(const bar_state *s, const mk_scenario *sc, mk_action *out, in
             continue;
         bool line = !bar_is_leader(pi) && (p->form == BAR_FM_LINE || p->form == BAR_FM_GENERAL_ORDER);
         for (int d = 0; d < 6; d++) {
-            mk_hex to = mk_hex_neighbor(g, p->hex, d);
-            if (to == MK_NO_HEX || enemy_in(s, sc, to, pi->side) || west_limit(x, g, to))
+            mk_hex to = x->nb[p->hex][d];
+            if (to == MK_NO_HEX || enemy_in(o, sc, to, pi->side) || west_limit(x, g, to))
                 continue;
-            if (line && !bar_is_front(s, sc, i, to))
+            if (line && !bar_faces(s, i, bar_dir_step(d)))
                 continue;
             int road;
-            int c = bar_move_cost(s, sc, i, to, &road);
+            int c = cost_across(s, sc, i, to, side_toward(&x->map, p->hex, to, d), &road);
             if (c == BAR_COST_PROHIBITED || (c == BAR_COST_ALL && !(p->flags & BF_FULL)))
                 continue;
             if (c >= 0 && c > p->mp)
                 continue;
             if (hessian_gren(pi) && (p->status & BS_DISORDERED) && p->spent + (c < 0 ? p->mp : c) > 6)
                 continue;   /* 4.1a B: a Disordered Grenadiere spends at most 3 MPs */
-            if (!fits(s, sc, i, to, p->form))
+            if (!fits(s, o, sc, i, to, p->form))
                 continue;
             n = add(out, n, cap, (mk_action){.type = BA_MOVE, .cost = (uint8_t)(c < 0 ? p->mp : c), .npath = 1,
                                              .unit = (int16_t)i, .other = -1, .target = -1, .path = {to}});
@@ -228,7 +265,7 @@ int bar_legal_move(const bar_state *s, const mk_scenario *sc, mk_action *out, in
     /* 2.5 B: Voluntary Rout during the Movement Segment (American units not
      * before 3.4a allows); limbered artillery too (2.5 A) */
     bool vol = s->side == BAR_BRITISH || bar_american_vol_rout_allowed(x->scenario, s->turn, s->british_1020);
-    for (int i = 0; vol && i < s->npieces; i++) {
+    for (int i = lo; vol && i < hi; i++) {
         const bar_pc *p = &s->pc[i];
         if (p->hex == MK_NO_HEX || bar_is_leader(&x->p[i]) || !bar_piece_active(s, sc, i) ||
             (p->status & BS_ROUTED) || (p->flags & BF_MOVED) || p->form == BAR_FM_ARTILLERY || nj_holds(s, sc, i))
@@ -239,11 +276,11 @@ int bar_legal_move(const bar_state *s, const mk_scenario *sc, mk_action *out, in
      * play but not lost) and 7.2d B / 7.3d C / 7.4d C (British units at the
      * map edge within 5 hexes of E3915 on Moonlit and Night turns) */
     const bar_sc_victory *v = &x->scen.victory;
-    int lim = bar_scen_switch(&x->scen, "west_limit_column", -1);
-    bool west = lim >= 0 && bar_scen_switch(&x->scen, "american_exit_west", 0) && s->side == BAR_AMERICAN;
+    int lim = x->west_limit_col;
+    bool west = lim >= 0 && s->side == BAR_AMERICAN && bar_scen_switch(&x->scen, "american_exit_west", 0);
     bool east = s->side == BAR_BRITISH && v->exit_hex != MK_NO_HEX &&
                 (v->exit_light & (1u << bar_light_of(s->turn)));
-    for (int i = 0; (west || east) && i < s->npieces; i++) {
+    for (int i = lo; (west || east) && i < hi; i++) {
         const bar_pc *p = &s->pc[i];
         if (p->hex == MK_NO_HEX || bar_is_leader(&x->p[i]) || !bar_piece_active(s, sc, i) || p->mp < 1 ||
             p->form == BAR_FM_ARTILLERY)
@@ -259,9 +296,9 @@ int bar_legal_move(const bar_state *s, const mk_scenario *sc, mk_action *out, in
         int off = 0;
         for (int i = 0; i < s->npieces; i++)
             off += (s->pc[i].more & BM_OFFMAP) && !bar_is_leader(&x->p[i]) && !(s->pc[i].flags & BF_ELIM);
-        for (int i = 0; i < s->npieces; i++) {
+        for (int i = lo; i < hi; i++) {
             const bar_pc *p = &s->pc[i];
-            if (p->hex == MK_NO_HEX || !bar_offmap_exit_hex(sc, p->hex) || !bar_piece_active(s, sc, i) || p->mp < 1 ||
+            if (p->hex == MK_NO_HEX || p->mp < 1 || !bar_piece_active(s, sc, i) || !bar_offmap_exit_hex(sc, p->hex) ||
                 (p->status & BS_ROUTED) ||
                 (!bar_is_leader(&x->p[i]) && (p->form != BAR_FM_ROAD_COLUMN || off >= 15)))
                 continue;
@@ -270,11 +307,12 @@ int bar_legal_move(const bar_state *s, const mk_scenario *sc, mk_action *out, in
         }
     }
     /* formation changes (also for units that cannot move: Square, unlimbered guns) */
-    for (int i = 0; i < s->npieces; i++) {
+    for (int i = lo; i < hi; i++) {
         const bar_pc *p = &s->pc[i];
         const bar_pinfo *pi = &x->p[i];
-        if (p->hex == MK_NO_HEX || bar_is_leader(pi) || pi->kind == BK_CAVALRY || !bar_piece_active(s, sc, i) ||
-            (p->status & BS_ROUTED) || limited(s, x, i))
+        /* (a change costs at least 1/2 MP: no MPs, no change) */
+        if (p->hex == MK_NO_HEX || p->mp <= 0 || bar_is_leader(pi) || pi->kind == BK_CAVALRY ||
+            !bar_piece_active(s, sc, i) || (p->status & BS_ROUTED) || limited(s, x, i))
             continue;
         static const int inf[] = {BAR_FM_LINE,          BAR_FM_ATTACK_COLUMN, BAR_FM_MARCH_COLUMN,
                                   BAR_FM_ROAD_COLUMN,   BAR_FM_GENERAL_ORDER, BAR_FM_SQUARE,
@@ -289,7 +327,7 @@ int bar_legal_move(const bar_state *s, const mk_scenario *sc, mk_action *out, in
             continue;
         for (int k = 0; k < nl; k++) {
             int f = list[k];
-            if (f == p->form || (f == BAR_FM_SKIRMISH && !pi->skirmish) || !fits(s, sc, i, p->hex, f))
+            if (f == p->form || (f == BAR_FM_SKIRMISH && !pi->skirmish) || !fits(s, o, sc, i, p->hex, f))
                 continue;
             n = add(out, n, cap, (mk_action){.type = BA_FORM, .cost = (uint8_t)c, .unit = (int16_t)i,
                                              .other = -1, .target = (int16_t)f});

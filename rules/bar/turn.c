@@ -42,8 +42,9 @@ bool bar_org_can_activate(const bar_state *s, const mk_scenario *sc, int side, i
     if (k == BAR_ORG_ARMY) {
         /* Monmouth 4.2b A: in the 10:00 and 10:20 AM turns Clinton
          * activates himself and the Independents on the map */
-        if (side != BAR_BRITISH || !bar_scen_switch(&x->scen, "clinton_commands_independents", 0) ||
-            s->turn > x->first_turn + 1 || !leader_ready(s, bar_army_leader(s, side)))
+        if (side != BAR_BRITISH || s->turn > x->first_turn + 1 ||
+            !bar_scen_switch(&x->scen, "clinton_commands_independents", 0) ||
+            !leader_ready(s, bar_army_leader(s, side)))
             return false;
         for (int i = 0; i < s->npieces; i++)
             if (x->p[i].side == side && x->p[i].independent && s->pc[i].hex != MK_NO_HEX &&
@@ -99,12 +100,13 @@ int bar_legal_activate(const bar_state *s, const mk_scenario *sc, mk_action *out
     for (int w = 0; w < s->npieces && n < cap; w++)   /* 3.3, 4.3 */
         if (may_detach(s, sc, s->side, w))
             out[n++] = (mk_action){.type = BA_DETACH, .unit = (int16_t)w, .other = -1, .target = -1};
+    bool can[BAR_OOB_MAX_ORGS];   /* asked once per Command: each asks every piece */
     for (int o = 0; o < x->oob.norgs; o++)
-        norgs += bar_org_can_activate(s, sc, s->side, o);
+        norgs += can[o] = bar_org_can_activate(s, sc, s->side, o);
     int army = bar_army_leader(s, s->side);
     bool wing = norgs > 1 && s->bonus == 0 && leader_ready(s, army) && bar_leader_values_of(s, sc, army).wan > 0;
     for (int o = 0; o < x->oob.norgs && n < cap; o++) {
-        if (!bar_org_can_activate(s, sc, s->side, o))
+        if (!can[o])
             continue;
         out[n++] = (mk_action){.type = BA_ACTIVATE, .unit = -1, .other = (int16_t)o, .target = -1};
         if (wing && n < cap)

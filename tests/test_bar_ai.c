@@ -1,0 +1,275 @@
+/* test_bar_ai.c - the computer players on Monmouth (BAR) and what makes
+ * them fast:
+ *  - the tables the generators and the evaluation read (neighbours, the
+ *    bearing of a neighbour, where a hexside is kept, cube coordinates)
+ *    agree with core and map.c on every hex of the map;
+ *  - the per-call index of who stands where (bar_occ) walks the pieces of a
+ *    hex in the order of a scan;
+ *  - apply's check of one action (the acting piece's actions only) accepts
+ *    exactly what legal() lists, on the states of random games, for listed
+ *    and for mutated (mostly illegal) actions;
+ *  - the evaluation is in [-1, 1] and zero-sum;
+ *  - greedy and mcts (a small budget) play scenario 1 to its end, every
+ *    action they choose listed by legal() and accepted by apply;
+ *  - greedy beats random in scenario 1 (more wins than losses over a few
+ *    games, sides alternating). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ai/ai.h"
+#include "check.h"
+#include "core/catalog.h"
+#include "rules/bar/bar_int.h"
+#include "rules/rules.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+#define SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SANITIZED 1
+#endif
+#endif
+#ifndef SANITIZED
+#define SANITIZED 0
+#endif
+
+static int nrs;
+static const mk_ruleset *const *rss;
+
+static mk_scenario *load(const char *id)
+{
+    mk_error err = {0};
+    mk_scenario *sc = mk_catalog_load(id, rss, nrs, &err);
+    if (!sc)
+        fprintf(stderr, "%s: %s\n", id, err.msg);
+    return sc;
+}
+
+static void test_tables(const mk_scenario *sc)
+{
+    const bar_ext *x = bar_x(sc);
+    const mk_grid *g = &sc->map.grid;
+    int size = mk_grid_size(g), bad_nb = 0, bad_bearing = 0, bad_side = 0, bad_dir = 0, bad_cube = 0;
+    for (mk_hex h = 0; h < size; h++) {
+        mk_cube c = mk_hex_cube(g, h);
+        bad_cube += c.q != x->cq[h] || c.r != x->cr[h];
+        for (int d = 0; d < 6; d++) {
+            mk_hex n = mk_hex_neighbor(g, h, d);
+            bad_nb += n != x->nb[h][d];
+            if (n == MK_NO_HEX)
+                continue;
+            /* move.c and melee.c take a neighbour's bearing from its direction */
+            bad_bearing += bar_bearing12(g, h, n) != bar_dir_step(d);
+            bad_dir += mk_hex_direction(g, h, n) != d;
+            /* move.c reads the hexside from the direction (bar.h bar_map) */
+            unsigned kept = d < 3 ? x->map.side[h][d] : x->map.side[n][d - 3];
+            bad_side += bar_hexside(&x->map, h, n) != kept;
+        }
+    }
+    CHECK_EQ(bad_nb, 0);
+    CHECK_EQ(bad_bearing, 0);
+    CHECK_EQ(bad_dir, 0);
+    CHECK_EQ(bad_side, 0);
+    CHECK_EQ(bad_cube, 0);
+    /* the evaluation's distances */
+    mk_hex w2220;
+    CHECK(mk_hex_parse(g, "W2220", &w2220, NULL, 0) == 0);
+    CHECK_EQ(x->dist_hold[w2220], x->scen.victory.hold_hex == w2220 ? 0 : 255);   /* 7.1d C only */
+    CHECK_EQ(x->dist_home[BAR_BRITISH][x->home[BAR_BRITISH]], 0);
+    CHECK_EQ(x->dist_home[BAR_AMERICAN][w2220], mk_hex_distance(g, w2220, x->home[BAR_AMERICAN]));
+    CHECK_EQ(x->home_span, mk_hex_distance(g, x->home[0], x->home[1]));
+}
+
+/* The index against a scan of the pieces, hex by hex. */
+static int occ_mismatches(const bar_state *s)
+{
+    bar_occ o;
+    bar_occ_build(&o, s);
+    int bad = 0;
+    for (int i = 0; i < s->npieces; i++) {
+        mk_hex h = s->pc[i].hex;
+        if (h == MK_NO_HEX)
+            continue;
+        int k = bar_occ_first(&o, h);
+        for (int j = 0; j < s->npieces; j++)
+            if (s->pc[j].hex == h) {
+                bad += k != j;
+                k = k >= 0 ? o.next[k] : -1;
+            }
+        bad += k != -1;
+    }
+    bad += bar_occ_first(&o, MK_NO_HEX) != -1;
+    return bad;
+}
+
+static bool listed(const mk_action *list, int n, const mk_action *a)
+{
+    for (int i = 0; i < n; i++)
+        if (mk_action_equal(&list[i], a))
+            return true;
+    return false;
+}
+
+/* Random games (a player that fires and closes when it can, so that every
+ * phase is seen): at each state, apply on a copy agrees with legal(). */
+static void test_apply_agrees(const char *id, int games, long steps_max)
+{
+    mk_scenario *sc = load(id);
+    CHECK(sc != NULL);
+    if (!sc)
+        return;
+    const mk_ruleset *rs = sc->rs;
+    static mk_action list[MK_MAX_ACTIONS];
+    bar_state *s = calloc(1, rs->state_size), *t = calloc(1, rs->state_size);
+    long checked = 0, accepted = 0;
+    int disagree = 0, occ_bad = 0, eval_bad = 0, refused = 0;
+    for (int g = 0; g < games; g++) {
+        mk_error err;
+        memset(s, 0, rs->state_size);
+        CHECK(rs->init(s, sc, 0, (uint64_t)(31 + g), NULL, &err) == 0);
+        mk_rng pick;
+        mk_rng_seed(&pick, (uint64_t)(7 + g));
+        for (long step = 0; step < steps_max && !rs->over(s); step++) {
+            int n = rs->legal(s, sc, list, MK_MAX_ACTIONS);
+            if (n <= 0)
+                break;
+            if (step % 7 == 0)
+                occ_bad += occ_mismatches(s);
+            double e0 = rs->evaluate(s, sc, 0), e1 = rs->evaluate(s, sc, 1);
+            eval_bad += !(e0 >= -1 && e0 <= 1) || fabs(e0 + e1) > 1e-12;
+            for (int k = 0; k < 4; k++) {
+                mk_action a = list[mk_rng_below(&pick, (uint32_t)n)];
+                switch (mk_rng_below(&pick, 6)) {
+                case 0: a.unit = (int16_t)mk_rng_below(&pick, (uint32_t)s->npieces); break;
+                case 1: a.target = (int16_t)(a.target + 1 - (int)mk_rng_below(&pick, 3)); break;
+                case 2: if (a.npath) a.path[0] = (int16_t)(a.path[0] + 1); break;
+                case 3: a.type = (uint8_t)mk_rng_below(&pick, BA_COUNT); break;
+                case 4: a.flags ^= 1; break;
+                default: break;   /* as listed */
+                }
+                memcpy(t, s, rs->state_size);
+                mk_events sink;
+                mk_events_init(&sink, NULL, 0);
+                int rc = rs->apply(t, sc, &a, &sink, &err);
+                disagree += (rc == 0) != listed(list, n, &a);
+                accepted += rc == 0;
+                checked++;
+            }
+            int k = (int)mk_rng_below(&pick, (uint32_t)n);
+            for (int i = 0; i < n; i++)
+                if ((list[i].type == BA_FIRE || list[i].type == BA_CC) && mk_rng_below(&pick, 2))
+                    k = i;
+            mk_events sink;
+            mk_events_init(&sink, NULL, 0);
+            if (rs->apply(s, sc, &list[k], &sink, &err) != 0) {
+                fprintf(stderr, "%s: a listed action refused: %s\n", id, err.msg);
+                refused++;
+                break;
+            }
+        }
+    }
+    CHECK_EQ(disagree, 0);
+    CHECK_EQ(refused, 0);
+    CHECK_EQ(occ_bad, 0);
+    CHECK_EQ(eval_bad, 0);
+    CHECK(accepted > 0 && accepted < checked);   /* both kinds were tried */
+    printf("%s: apply's check agrees with legal() on %ld actions (%ld legal)\n", id, checked, accepted);
+    free(s);
+    free(t);
+    mk_scenario_free(sc);
+}
+
+/* One game of engine `a` (playing side a_side) against random; every
+ * chosen action must be listed and accepted. Returns the winner relative
+ * to a: 1 a won, -1 random won, 0 a draw; 2 on an illegal choice. */
+static int play(const mk_ruleset *rs, const mk_scenario *sc, int engine, int iterations, int a_side,
+                uint64_t seed, long *actions)
+{
+    static mk_action list[MK_MAX_ACTIONS];
+    bar_state *s = calloc(1, rs->state_size);
+    mk_error err;
+    int out = 2;
+    if (rs->init(s, sc, 0, seed, NULL, &err) != 0)
+        goto done;
+    for (*actions = 0; !rs->over(s) && *actions < 100000; (*actions)++) {
+        int side = rs->to_move(s);
+        mk_ai_config cfg;
+        mk_ai_config_init(&cfg);
+        cfg.engine = side == a_side ? engine : MK_AI_RANDOM;
+        cfg.iterations = iterations;
+        cfg.seed = seed * 1000003u + (uint64_t)*actions;
+        mk_action a;
+        if (mk_ai_pick(rs, sc, s, &cfg, &a) != 0)
+            goto done;
+        int n = rs->legal(s, sc, list, MK_MAX_ACTIONS);
+        if (!listed(list, n, &a)) {
+            fprintf(stderr, "%s chose an action legal() does not list\n", mk_ai_engine_name(cfg.engine));
+            goto done;
+        }
+        mk_events sink;
+        mk_events_init(&sink, NULL, 0);
+        if (rs->apply(s, sc, &a, &sink, &err) != 0) {
+            fprintf(stderr, "%s: refused: %s\n", mk_ai_engine_name(cfg.engine), err.msg);
+            goto done;
+        }
+    }
+    if (rs->over(s)) {
+        mk_result r;
+        rs->result(s, sc, &r);
+        out = r.winner < 0 ? 0 : r.winner == a_side ? 1 : -1;
+    }
+done:
+    free(s);
+    return out;
+}
+
+static void test_engines(void)
+{
+    mk_scenario *sc = load("bar/1-lees-repulse");
+    CHECK(sc != NULL);
+    if (!sc)
+        return;
+    const mk_ruleset *rs = sc->rs;
+    /* greedy against random, sides alternating (figures: docs/ai.md); the
+     * games are the same in every build, so the sanitizer build, some
+     * fifteen times slower, plays the first two only */
+    int won = 0, lost = 0, drawn = 0, games = SANITIZED ? 2 : 6;
+    for (int g = 0; g < games; g++) {
+        long actions = 0;
+        int r = play(rs, sc, MK_AI_GREEDY, 0, g & 1, (uint64_t)(500 + g), &actions);
+        CHECK(r != 2);
+        won += r == 1;
+        lost += r == -1;
+        drawn += r == 0;
+    }
+    printf("bar/1-lees-repulse: greedy against random: %d won, %d lost, %d drawn\n", won, lost, drawn);
+    CHECK(won > lost);
+    CHECK(won >= games / 2);
+    /* mcts with a small budget, as the British (one game: a whole
+     * scenario is some 3000 choices) */
+    long actions = 0;
+    int r = play(rs, sc, MK_AI_MCTS, 12, 1, 77, &actions);
+    CHECK(r != 2);
+    printf("bar/1-lees-repulse: mcts (12 iterations) as the British against random: %s after %ld actions\n",
+           r == 1 ? "won" : r == -1 ? "lost" : r == 0 ? "drawn" : "illegal", actions);
+    mk_scenario_free(sc);
+}
+
+int main(void)
+{
+    rss = mk_rulesets(&nrs);
+    static const char *const ids[] = {"bar/1-lees-repulse", "bar/4-general-engagement"};
+    for (int k = 0; k < 2; k++) {
+        mk_scenario *sc = load(ids[k]);
+        CHECK(sc != NULL);
+        if (sc) {
+            test_tables(sc);
+            mk_scenario_free(sc);
+        }
+    }
+    test_apply_agrees("bar/1-lees-repulse", 2, 3000);
+    test_apply_agrees("bar/4-general-engagement", 1, 3000);
+    test_engines();
+    return check_done("test_bar_ai");
+}
