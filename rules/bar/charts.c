@@ -231,7 +231,7 @@ static int load_pair(ld *l, json_t *o, const char *key, const char *path, int lo
                      int8_t *out)
 {
     char p[160];
-    int rc = 0, a, b;
+    int rc = 0, a = 0, b = 0;
     json_t *v = get_arr(l, o, key, path, 2, 2, &rc);
     if (!v)
         return rc;
@@ -281,7 +281,7 @@ static int load_fire(ld *l, bar_charts *c, json_t *root)
         c->fire.nbands[i] = (int)json_array_size(b);
         for (int k = 0; k < c->fire.nbands[i]; k++) {
             json_t *pr = json_array_get(b, (size_t)k);
-            int mn, sp;
+            int mn = 0, sp = 0;
             snprintf(p, sizeof p, "%s.bands[%d][%d]", P, i, k);
             if (!json_is_array(pr) || json_array_size(pr) != 2)
                 return bad(l, p, pr, "a [min, sp] pair");

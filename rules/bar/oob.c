@@ -1094,7 +1094,7 @@ static int parse_group(ctx *c, const bar_oob *o, bar_scen *s, json_t *e, const c
         /* A whole organisation: its units (less artillery if so said) and
          * its leader, who enters with any of them. */
         int16_t org;
-        bool less;
+        bool less = false;
         if (get_org_ref(c, o, it, "org", ip, side, true, &org) ||
             get_bool(c, it, "less_artillery", ip, &less))
             return -1;

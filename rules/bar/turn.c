@@ -632,9 +632,11 @@ void bar_result(const void *st, const mk_scenario *sc, mk_result *out)
     if (v.auto_draw)
         snprintf(out->reason, sizeof out->reason, "automatic draw: losses American %d, British %d (Monmouth 7.%dd)",
                  in.loss[0], in.loss[1], x->scenario);
-    else if (x->scenario == 1)
-        snprintf(out->reason, sizeof out->reason, "victory ratio %d.%02d (American %d / British %d, modifiers %+d.%02d; Monmouth 7.1d)",
-                 v.ratio / 100, v.ratio % 100, v.am_total, v.br_total, v.modifier / 100, abs(v.modifier % 100));
+    else if (x->scenario == 1)   /* hundredths, either sign */
+        snprintf(out->reason, sizeof out->reason,
+                 "victory ratio %s%d.%02d (American %d / British %d, modifiers %s%d.%02d; Monmouth 7.1d)",
+                 v.ratio < 0 ? "-" : "", abs(v.ratio) / 100, abs(v.ratio) % 100, v.am_total, v.br_total,
+                 v.modifier < 0 ? "-" : "+", abs(v.modifier) / 100, abs(v.modifier) % 100);
     else
         snprintf(out->reason, sizeof out->reason, "victory ratio %d.%d (American %d, British %d; Monmouth 7.%dd)",
                  v.ratio / 10, v.ratio % 10, v.am_total, v.br_total, x->scenario);
