@@ -10,7 +10,7 @@
 bool bar_guard_turn(const bar_state *s, const mk_scenario *sc)
 {
     const bar_ext *x = bar_x(sc);
-    int t = bar_scen_switch(&x->scen, "baggage_guard_turn", -1);
+    int t = x->sw_guard_turn;
     return t >= 0 && s->turn == t;
 }
 

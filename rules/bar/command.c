@@ -45,7 +45,7 @@ bar_lv bar_leader_values_of(const bar_state *s, const mk_scenario *sc, int l)
 
 static int lee_piece(const mk_scenario *sc)
 {
-    return mk_scenario_unit(sc, "LEE/GW");
+    return bar_x(sc)->pc_lee;
 }
 
 void bar_command_init(bar_state *s, const mk_scenario *sc)
@@ -59,7 +59,7 @@ void bar_command_init(bar_state *s, const mk_scenario *sc)
     }
     /* 3.2b G i: Lee is the American Army Leader until relieved */
     int lee = lee_piece(sc);
-    if (lee >= 0 && bar_scen_switch(&x->scen, "lee_detachment", 0)) {
+    if (lee >= 0 && x->sw_lee) {
         s->army[BAR_AMERICAN] = (int16_t)lee;
         s->army_wan[BAR_AMERICAN] = x->p[lee].wan;
         s->army_cr[BAR_AMERICAN] = x->p[lee].cr;
@@ -167,7 +167,7 @@ bool bar_lee_commands(const bar_state *s, const mk_scenario *sc, int org)
 {
     const bar_ext *x = bar_x(sc);
     int lee = lee_piece(sc);
-    if (lee < 0 || s->lee_relieved || !ready(s, lee) || !bar_scen_switch(&x->scen, "lee_detachment", 0))
+    if (lee < 0 || s->lee_relieved || !ready(s, lee) || !x->sw_lee)
         return false;
     if (org == -2)
         return true;   /* asked only whether Lee's Detachment is in play */
@@ -200,7 +200,7 @@ int bar_lee_activation(bar_state *s, const mk_scenario *sc, int org, mk_events *
         return 0;
     if (mk_hex_distance(g, s->pc[l].hex, s->pc[lee].hex) <= s->lee_range)
         return 1;
-    int way = mk_scenario_unit(sc, "WAY/LEE");
+    int way = x->pc_way;
     bool wing = false;   /* 3.2b E: Wayne's Wing, by the units' Wing (oob "wing") */
     for (int u = 0; way >= 0 && u < x->oob.nunits && !wing; u++)
         wing = x->oob.unit[u].command == org && x->oob.unit[u].wing == x->p[way].org;
@@ -255,9 +255,9 @@ void bar_lee_ooc_penalty(bar_state *s, const mk_scenario *sc, int org, mk_events
 void bar_lee_joined(bar_state *s, const mk_scenario *sc, int moved, mk_events *ev)
 {
     const bar_ext *x = bar_x(sc);
-    int lee = lee_piece(sc), gw = mk_scenario_unit(sc, "GW");
+    int lee = lee_piece(sc), gw = x->pc_gw;
     if (x->scenario == 1 || s->lee_relieved || moved != gw || lee < 0 || !ready(s, lee) ||
-        s->pc[gw].hex != s->pc[lee].hex || !bar_scen_switch(&x->scen, "lee_detachment", 0))
+        gw < 0 || s->pc[gw].hex != s->pc[lee].hex || !x->sw_lee)
         return;
     s->lee_relieved = true;
     s->pc[lee].hex = MK_NO_HEX;

@@ -164,6 +164,22 @@ static int prepare(mk_scenario *sc, mk_error *err)
         return -1;
     x->west_limit_col = bar_scen_switch(&x->scen, "west_limit_column", -1);
     x->initial_limits = bar_scen_switch(&x->scen, "british_initial_limits", 0) != 0;
+    x->sw_clinton = bar_scen_switch(&x->scen, "clinton_commands_independents", 0) != 0;
+    x->sw_lee = bar_scen_switch(&x->scen, "lee_detachment", 0) != 0;
+    x->sw_laf = bar_scen_switch(&x->scen, "lafayette_extends", 0) != 0;
+    x->sw_ste = bar_scen_switch(&x->scen, "steuben_extends", 0) != 0;
+    x->sw_nj = bar_scen_switch(&x->scen, "nj_brigade_holds", 0) != 0;
+    x->sw_exit_west = bar_scen_switch(&x->scen, "american_exit_west", 0) != 0;
+    x->sw_off_map = bar_scen_switch(&x->scen, "off_map_movement", 0) != 0;
+    x->sw_det[BAR_AMERICAN] = bar_scen_switch(&x->scen, "american_detachments", 0) != 0;
+    x->sw_det[BAR_BRITISH] = bar_scen_switch(&x->scen, "british_detachments", 0) != 0;
+    x->sw_guard_turn = bar_scen_switch(&x->scen, "baggage_guard_turn", -1);
+    x->sw_relief_turn = bar_scen_switch(&x->scen, "army_morale_relief", -1);
+    x->pc_lee = (int16_t)mk_scenario_unit(sc, "LEE/GW");
+    x->pc_gw = (int16_t)mk_scenario_unit(sc, "GW");
+    x->pc_way = (int16_t)mk_scenario_unit(sc, "WAY/LEE");
+    x->pc_laf = (int16_t)mk_scenario_unit(sc, "LAF/LEE");
+    x->pc_ste = (int16_t)mk_scenario_unit(sc, "STE/GW");
     if (bar_map_parse(&x->map, &sc->map.grid, json_object_get(sc->json, "map"), err))
         return -1;
     x->first_turn = bar_scenario_first_turn(x->scenario);

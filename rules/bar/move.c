@@ -153,7 +153,7 @@ static bool hessian_gren(const bar_pinfo *p)
 static bool nj_holds(const bar_state *s, const mk_scenario *sc, int i)
 {
     const bar_ext *x = bar_x(sc);
-    return s->turn == x->first_turn && x->p[i].org >= 0 && bar_scen_switch(&x->scen, "nj_brigade_holds", 0) &&
+    return s->turn == x->first_turn && x->p[i].org >= 0 && x->sw_nj &&
            !strcmp(x->oob.org[x->p[i].org].id, "NJB");
 }
 
@@ -277,7 +277,7 @@ int bar_legal_move(const bar_state *s, const mk_scenario *sc, const mk_action *w
      * map edge within 5 hexes of E3915 on Moonlit and Night turns) */
     const bar_sc_victory *v = &x->scen.victory;
     int lim = x->west_limit_col;
-    bool west = lim >= 0 && s->side == BAR_AMERICAN && bar_scen_switch(&x->scen, "american_exit_west", 0);
+    bool west = lim >= 0 && s->side == BAR_AMERICAN && x->sw_exit_west;
     bool east = s->side == BAR_BRITISH && v->exit_hex != MK_NO_HEX &&
                 (v->exit_light & (1u << bar_light_of(s->turn)));
     for (int i = lo; (west || east) && i < hi; i++) {
@@ -292,7 +292,7 @@ int bar_legal_move(const bar_state *s, const mk_scenario *sc, const mk_action *w
     }
     /* 3.4c: American units in Road Column and leaders may leave by W0114
      * and W0124 (scenarios 2-4), at most 15 combat units off the map */
-    if (s->side == BAR_AMERICAN && bar_scen_switch(&x->scen, "off_map_movement", 0)) {
+    if (s->side == BAR_AMERICAN && x->sw_off_map) {
         int off = 0;
         for (int i = 0; i < s->npieces; i++)
             off += (s->pc[i].more & BM_OFFMAP) && !bar_is_leader(&x->p[i]) && !(s->pc[i].flags & BF_ELIM);

@@ -43,7 +43,7 @@ bool bar_org_can_activate(const bar_state *s, const mk_scenario *sc, int side, i
         /* Monmouth 4.2b A: in the 10:00 and 10:20 AM turns Clinton
          * activates himself and the Independents on the map */
         if (side != BAR_BRITISH || s->turn > x->first_turn + 1 ||
-            !bar_scen_switch(&x->scen, "clinton_commands_independents", 0) ||
+            !x->sw_clinton ||
             !leader_ready(s, bar_army_leader(s, side)))
             return false;
         for (int i = 0; i < s->npieces; i++)
@@ -82,13 +82,13 @@ static bool may_detach(const bar_state *s, const mk_scenario *sc, int side, int 
     int army = bar_army_leader(s, side);
     if (!bar_is_leader(p) || p->side != side || !leader_ready(s, w) || !leader_ready(s, army) || w == army ||
         s->det[side] >= 0 || p->org < 0 ||
-        !bar_scen_switch(&x->scen, side == BAR_AMERICAN ? "american_detachments" : "british_detachments", 0))
+        !x->sw_det[side])
         return false;
     if (side == BAR_AMERICAN && bar_lee_commands(s, sc, -2))
         return false;   /* Lee's Detachment is in play */
     bool wing = p->role == BAR_LR_WING || p->role == BAR_LR_DETACHMENT ||
                 (side == BAR_AMERICAN && p->role == BAR_LR_SPECIAL &&
-                 (w == mk_scenario_unit(sc, "WAY/LEE") || w == mk_scenario_unit(sc, "STE/GW")));
+                 (w == x->pc_way || w == x->pc_ste));
     return wing && mk_hex_distance(&sc->map.grid, s->pc[w].hex, s->pc[army].hex) >
                        bar_leader_values_of(s, sc, army).range;
 }
@@ -144,7 +144,7 @@ static void army_morale(bar_state *s, const mk_scenario *sc, int side, int extra
 static void set_activation_mp(bar_state *s, const mk_scenario *sc)
 {
     const bar_ext *x = bar_x(sc);
-    bool limits = bar_scen_switch(&x->scen, "british_initial_limits", 0) && !s->limits_off &&
+    bool limits = x->initial_limits && !s->limits_off &&
                   s->turn <= x->first_turn + 2;
     for (int i = 0; i < s->npieces; i++) {
         bar_pc *p = &s->pc[i];
@@ -213,7 +213,7 @@ static int in_army_loc(const bar_state *s, const mk_scenario *sc, int org, int l
     int range = bar_leader_values_of(s, sc, army).range;
     if (mk_hex_distance(g, s->pc[l].hex, s->pc[army].hex) <= range)
         return army;
-    int laf = mk_scenario_unit(sc, "LAF/LEE"), ste = mk_scenario_unit(sc, "STE/GW");
+    int laf = x->pc_laf, ste = x->pc_ste;
     for (int w = 0; w < s->npieces; w++) {
         const bar_pinfo *p = &x->p[w];
         if (!bar_is_leader(p) || p->side != side || w == army || !leader_ready(s, w) ||
@@ -222,9 +222,9 @@ static int in_army_loc(const bar_state *s, const mk_scenario *sc, int org, int l
             continue;
         bool wing = (p->role == BAR_LR_WING || p->role == BAR_LR_DETACHMENT) && p->org >= 0 &&
                     org_under(&x->oob, org, p->org);
-        bool laf_ok = w == laf && bar_scen_switch(&x->scen, "lafayette_extends", 0) &&
+        bool laf_ok = w == laf && x->sw_laf &&
                       (org_arrives(x, sc, org, bar_turn_of(28, 15, 0)) || !strcmp(x->oob.org[org].id, "NJB"));
-        bool ste_ok = w == ste && bar_scen_switch(&x->scen, "steuben_extends", 0) &&
+        bool ste_ok = w == ste && x->sw_ste &&
                       org_arrives(x, sc, org, bar_turn_of(28, 18, 0));
         if (wing || laf_ok || ste_ok)
             return w;
@@ -434,7 +434,7 @@ int bar_turn_init(bar_state *s, const mk_scenario *sc, mk_events *ev)
     for (int i = 0; i < s->npieces; i++)
         s->pc[i].flags &= (uint8_t)~BF_ACTED;
     bar_raids(s, sc, ev);   /* 7.4a F ii: before any other activity */
-    if (bar_scen_switch(&bar_x(sc)->scen, "army_morale_relief", -1) == s->turn)
+    if (bar_x(sc)->sw_relief_turn == s->turn)
         for (int side = 0; side < 2; side++) {   /* 7.4a D: -5, not below 0 */
             s->army_mod[side] = (int8_t)(s->army_mod[side] > 5 ? s->army_mod[side] - 5 : 0);
             mk_event *e = bar_ev(ev, "army_morale_relief", "Monmouth 7.4a D");
