@@ -19,6 +19,10 @@
 #include "core/ruleset.h"
 #include "rules/bar/bar.h"
 
+/* Pieces a Monmouth state holds (scenario 4 has 214), so that the state
+ * stays within 4 KiB (issue 4's target): prepare refuses more. */
+#define BAR_MAX_PIECES 224
+
 /* Piece kinds (the scenario's "kind"). */
 enum { BK_INFANTRY, BK_CAVALRY, BK_ARTILLERY, BK_LEADER, BK_COUNT };
 extern const char *const bar_kind_names[BK_COUNT];
@@ -187,7 +191,7 @@ typedef struct bar_state {
     int16_t of[16][2];
     int8_t winner;         /* when over */
     int8_t level;          /* bar_level */
-    bar_pc pc[MK_MAX_UNITS];
+    bar_pc pc[BAR_MAX_PIECES];
 } bar_state;
 
 /* Action types. */

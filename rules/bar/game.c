@@ -196,6 +196,11 @@ static int prepare(mk_scenario *sc, mk_error *err)
     for (int o = 0; o < BAR_OOB_MAX_ORGS; o++)
         x->org_leader[o] = -1;
     x->army_leader[0] = x->army_leader[1] = -1;
+    if (sc->nunits > BAR_MAX_PIECES) {
+        char n[16];
+        snprintf(n, sizeof n, "%d", BAR_MAX_PIECES);
+        return fail(err, "%s: units: at most %s pieces in a Monmouth scenario", sc->source, n);
+    }
     x->npieces = sc->nunits;
     for (int i = 0; i < sc->nunits; i++) {
         json_t *u = mk_scenario_unit_json(sc, i);
