@@ -1260,6 +1260,58 @@ static void test_detachment(void)
     CHECK(act("{\"type\":\"detach\",\"unit\":\"COR/HC\"}") < 0);
 }
 
+
+/* 7.0c C: reinforcements whose entry hex is held by the enemy or in its
+ * ZOC enter by any map edge hex within 5 hexes of it that is neither. */
+static void test_alternative_entry(void)
+{
+    const mk_grid *g = &sc->map.grid;
+    empty(1);   /* 10:20 AM: the grenadiers arrive at E3915 */
+    int len = pid("Len/HG");
+    s->pc[len].flags = 0;
+    s->pc[len].hex = MK_NO_HEX;
+    s->pc[len].sp = x->p[len].sp;
+    s->pc[len].form = BAR_FM_ROAD_COLUMN;
+    place("HG/COR", "E3820", BAR_FM_LINE, 270);
+    place("HC", "E3820", BAR_FM_LINE, 270);
+    s->side = BAR_BRITISH;
+    CHECK_EQ(act("{\"type\":\"activate\",\"command\":\"HG\"}"), 0);
+    mk_action list[MK_MAX_ACTIONS];
+    int n = sc->rs->legal(s, sc, list, MK_MAX_ACTIONS), at_entry = 0, other = 0;
+    for (int i = 0; i < n; i++)
+        if (list[i].type == BA_ENTER && list[i].unit == len)
+            list[i].path[0] == hx("E3915") ? at_entry++ : other++;
+    CHECK_EQ(at_entry, 1);
+    CHECK_EQ(other, 0);
+    /* an American unit on E3915: the edge hexes within 5 instead */
+    empty(1);
+    s->pc[len].flags = 0;
+    s->pc[len].hex = MK_NO_HEX;
+    s->pc[len].sp = x->p[len].sp;
+    s->pc[len].form = BAR_FM_ROAD_COLUMN;
+    place("HG/COR", "E3820", BAR_FM_LINE, 270);
+    place("HC", "E3820", BAR_FM_LINE, 270);
+    place("Patt/GD", "E3915", BAR_FM_LINE, 90);
+    s->side = BAR_BRITISH;
+    CHECK_EQ(act("{\"type\":\"activate\",\"command\":\"HG\"}"), 0);
+    n = sc->rs->legal(s, sc, list, MK_MAX_ACTIONS);
+    at_entry = other = 0;
+    int bad = 0;
+    for (int i = 0; i < n; i++)
+        if (list[i].type == BA_ENTER && list[i].unit == len) {
+            mk_hex h = list[i].path[0];
+            if (h == hx("E3915"))
+                at_entry++;
+            else
+                other++;
+            bad += !mk_hex_on_map_edge(g, h) || mk_hex_distance(g, h, hx("E3915")) > 5 ||
+                   bar_in_ezoc(s, sc, BAR_BRITISH, h);
+        }
+    CHECK_EQ(at_entry, 0);
+    CHECK(other > 0);
+    CHECK_EQ(bad, 0);
+}
+
 int main(void)
 {
     int n;
@@ -1299,6 +1351,7 @@ int main(void)
     test_opportunity_fire();
     test_off_map_movement();
     test_detachment();
+    test_alternative_entry();
     mk_scenario_free(sc);
     return check_done("test_bar_play");
 }

@@ -219,10 +219,22 @@ int bar_legal_move(const bar_state *s, const mk_scenario *sc, const mk_action *w
             continue;
         }
         if (p->hex == MK_NO_HEX) {   /* 7.0c: a reinforcement enters */
-            if (pi->arrive >= 0 && !(p->flags & (BF_ON | BF_ELIM)) && p->mp > 0 && bar_piece_active(s, sc, i) &&
-                !enemy_in(o, sc, pi->entry, pi->side) && fits(s, o, sc, i, pi->entry, p->form))
-                n = add(out, n, cap, (mk_action){.type = BA_ENTER, .cost = 1, .npath = 1, .unit = (int16_t)i,
-                                                 .other = -1, .target = -1, .path = {pi->entry}});
+            if (pi->arrive < 0 || (p->flags & (BF_ON | BF_ELIM)) || p->mp <= 0 || !bar_piece_active(s, sc, i))
+                continue;
+            if (!enemy_in(o, sc, pi->entry, pi->side) && !bar_in_ezoc(s, sc, pi->side, pi->entry)) {
+                if (fits(s, o, sc, i, pi->entry, p->form))
+                    n = add(out, n, cap, (mk_action){.type = BA_ENTER, .cost = 1, .npath = 1, .unit = (int16_t)i,
+                                                     .other = -1, .target = -1, .path = {pi->entry}});
+                continue;
+            }
+            /* 7.0c C: the entry hex held by the enemy or in its ZOC: any map
+             * edge hex within 5 hexes of it that is neither */
+            for (mk_hex h = 0; h < mk_grid_size(g) && n < cap; h++)
+                if (mk_hex_on_map_edge(g, h) && mk_hex_distance(g, h, pi->entry) <= 5 &&
+                    x->map.terrain[h] != BAR_T_LAKE && !enemy_in(o, sc, h, pi->side) &&
+                    !bar_in_ezoc(s, sc, pi->side, h) && fits(s, o, sc, i, h, p->form))
+                    n = add(out, n, cap, (mk_action){.type = BA_ENTER, .cost = 1, .npath = 1, .unit = (int16_t)i,
+                                                     .other = -1, .target = -1, .path = {h}});
             continue;
         }
         if (!can_move(s, sc, i))
