@@ -69,6 +69,35 @@ static const mk_event *find_ev(const char *type, const char *purpose)
     return NULL;
 }
 
+/* Tests of another scenario switch to it and come back to scenario 1. */
+static mk_scenario *sc_main;
+static const bar_ext *x_main;
+
+static bool use_scenario(const char *name)
+{
+    int n;
+    const mk_ruleset *const *all = mk_rulesets(&n);
+    mk_error err = {0};
+    char path[128];
+    snprintf(path, sizeof path, "scenarios/bar/%s.json", name);
+    mk_scenario *other = mk_scenario_load_file(path, all, n, &err);
+    CHECK(other != NULL);
+    if (!other) {
+        fprintf(stderr, "%s\n", err.msg);
+        return false;
+    }
+    sc = other;
+    x = bar_x(sc);
+    return true;
+}
+
+static void back_to_scenario_1(void)
+{
+    mk_scenario_free(sc);
+    sc = sc_main;
+    x = x_main;
+}
+
 /* Scenario 1 at 10:00 AM with nothing on the map. */
 static void empty(int turn_offset)
 {
@@ -669,18 +698,8 @@ static void test_leader_losses(void)
  * 91-99 at 1 hex, 94-99 at 2, 97-99 at 3; then 0-4 killed, 5-9 wounded. */
 static void test_sniping(void)
 {
-    int n;
-    const mk_ruleset *const *all = mk_rulesets(&n);
-    mk_error err = {0};
-    mk_scenario *sc1 = sc;
-    const bar_ext *x1 = x;
-    sc = mk_scenario_load_file("scenarios/bar/4-general-engagement.json", all, n, &err);
-    CHECK(sc != NULL);
-    if (!sc) {
-        sc = sc1;
+    if (!use_scenario("4-general-engagement"))
         return;
-    }
-    x = bar_x(sc);
     empty(3);
     int rb = pid("RB/MOR"), lead = pid("MOR");
     if (lead < 0)
@@ -715,27 +734,15 @@ static void test_sniping(void)
     CHECK_EQ(act("{\"type\":\"snipe\",\"unit\":\"RB/MOR\",\"leader\":\"COR/HC\"}"), 0);
     CHECK(s->pc[pid("COR/HC")].flags & BF_ELIM);
     CHECK(find_ev("killed", NULL) != NULL);
-    mk_scenario_free(sc);
-    sc = sc1;
-    x = x1;
+    back_to_scenario_1();
 }
 
 /* 3.2b G i: in scenarios 3 and 4, Washington entering Lee's hex relieves
  * him: Lee leaves play and Washington is the Army Leader. */
 static void test_washington_relieves_lee(void)
 {
-    int n;
-    const mk_ruleset *const *all = mk_rulesets(&n);
-    mk_error err = {0};
-    mk_scenario *sc1 = sc;
-    const bar_ext *x1 = x;
-    sc = mk_scenario_load_file("scenarios/bar/3-grand-battle.json", all, n, &err);
-    CHECK(sc != NULL);
-    if (!sc) {
-        sc = sc1;
+    if (!use_scenario("3-grand-battle"))
         return;
-    }
-    x = bar_x(sc);
     empty(8);
     int gw = pid("GW"), lee = pid("LEE/GW");
     CHECK_EQ(bar_army_leader(s, BAR_AMERICAN), lee);
@@ -764,9 +771,7 @@ static void test_washington_relieves_lee(void)
     CHECK(s->pc[lee].flags & BF_ELIM);
     CHECK_EQ(bar_army_leader(s, BAR_AMERICAN), gw);
     CHECK_EQ(s->loss[BAR_AMERICAN], 0);   /* no loss */
-    mk_scenario_free(sc);
-    sc = sc1;
-    x = x1;
+    back_to_scenario_1();
 }
 
 
@@ -776,18 +781,8 @@ static void test_washington_relieves_lee(void)
  * guard's SPs against 80/70/60/50 by light; 00-09 special. */
 static void test_baggage(void)
 {
-    int n;
-    const mk_ruleset *const *all = mk_rulesets(&n);
-    mk_error err = {0};
-    mk_scenario *sc1 = sc;
-    const bar_ext *x1 = x;
-    sc = mk_scenario_load_file("scenarios/bar/4-general-engagement.json", all, n, &err);
-    CHECK(sc != NULL);
-    if (!sc) {
-        sc = sc1;
+    if (!use_scenario("4-general-engagement"))
         return;
-    }
-    x = bar_x(sc);
     int t700 = bar_turn_of(28, 19, 0);   /* 7:00 PM 28 June */
     CHECK_EQ(bar_scen_switch(&x->scen, "baggage_guard_turn", -1), t700);
     empty(t700 - x->first_turn);
@@ -836,9 +831,7 @@ static void test_baggage(void)
     bar_victory_in in;
     bar_victory_input(s, sc, &in);
     CHECK_EQ(in.baggage, 2);
-    mk_scenario_free(sc);
-    sc = sc1;
-    x = x1;
+    back_to_scenario_1();
 }
 
 /* 7.1a A: American units may leave the map west of the W21xx row: out of
@@ -941,18 +934,8 @@ static void test_loc_through_wing(void)
  * below 0. */
 static void test_morale_relief(void)
 {
-    int n;
-    const mk_ruleset *const *all = mk_rulesets(&n);
-    mk_error err = {0};
-    mk_scenario *sc1 = sc;
-    const bar_ext *x1 = x;
-    sc = mk_scenario_load_file("scenarios/bar/4-general-engagement.json", all, n, &err);
-    CHECK(sc != NULL);
-    if (!sc) {
-        sc = sc1;
+    if (!use_scenario("4-general-engagement"))
         return;
-    }
-    x = bar_x(sc);
     int t = bar_turn_of(29, 4, 40);
     empty(t - x->first_turn);
     place("GD/LEE", "E2019", BAR_FM_LINE, 90);
@@ -965,9 +948,7 @@ static void test_morale_relief(void)
     bar_turn_init(s, sc, &ev);
     CHECK_EQ(s->army_mod[BAR_AMERICAN], 8);
     CHECK_EQ(s->army_mod[BAR_BRITISH], 0);
-    mk_scenario_free(sc);
-    sc = sc1;
-    x = x1;
+    back_to_scenario_1();
 }
 
 
@@ -1140,18 +1121,8 @@ static void test_opportunity_fire(void)
  * or W0124 and may come back by either only after the entire next turn. */
 static void test_off_map_movement(void)
 {
-    int n;
-    const mk_ruleset *const *all = mk_rulesets(&n);
-    mk_error err = {0};
-    mk_scenario *sc1 = sc;
-    const bar_ext *x1 = x;
-    sc = mk_scenario_load_file("scenarios/bar/2-washingtons-stand.json", all, n, &err);
-    CHECK(sc != NULL);
-    if (!sc) {
-        sc = sc1;
+    if (!use_scenario("2-washingtons-stand"))
         return;
-    }
-    x = bar_x(sc);
     CHECK(bar_scen_switch(&x->scen, "off_map_movement", 0));
     int u = -1, org = -1;
     for (int i = 0; i < s->npieces && u < 0; i++)
@@ -1197,9 +1168,7 @@ static void test_off_map_movement(void)
             }
         }
     }
-    mk_scenario_free(sc);
-    sc = sc1;
-    x = x1;
+    back_to_scenario_1();
 }
 
 
@@ -1208,18 +1177,8 @@ static void test_off_map_movement(void)
  * range, it rejoins (Series 24.3, ours). */
 static void test_detachment(void)
 {
-    int n;
-    const mk_ruleset *const *all = mk_rulesets(&n);
-    mk_error err = {0};
-    mk_scenario *sc1 = sc;
-    const bar_ext *x1 = x;
-    sc = mk_scenario_load_file("scenarios/bar/2-washingtons-stand.json", all, n, &err);
-    CHECK(sc != NULL);
-    if (!sc) {
-        sc = sc1;
+    if (!use_scenario("2-washingtons-stand"))
         return;
-    }
-    x = bar_x(sc);
     int cor = pid("COR/HC");
     empty(0);
     place("HC", "E3920", BAR_FM_LINE, 270);
@@ -1248,9 +1207,7 @@ static void test_detachment(void)
     CHECK_EQ(s->det[BAR_BRITISH], -1);
     CHECK(find_ev("detachment_rejoins", NULL) != NULL);
     /* scenario 1 has none (4.3) */
-    mk_scenario_free(sc);
-    sc = sc1;
-    x = x1;
+    back_to_scenario_1();
     empty(0);
     place("HC", "E3920", BAR_FM_LINE, 270);
     place("COR/HC", "E1520", BAR_FM_LINE, 270);
@@ -1324,6 +1281,8 @@ int main(void)
         return check_done("test_bar_play");
     }
     x = bar_x(sc);
+    sc_main = sc;
+    x_main = x;
     test_initiative();
     test_wing_activation();
     test_end_turn();
