@@ -494,17 +494,9 @@ mk_scenario *mk_scenario_from_json(json_t *obj, const char *source,
     }
 
     sc->json = json_incref(obj);
-    if (sc->rs->check_scenario && sc->rs->check_scenario(sc, err) < 0) {
+    if ((sc->rs->check_scenario && sc->rs->check_scenario(sc, err) < 0) ||
+        (sc->rs->prepare && sc->rs->prepare(sc, err) < 0)) {
         /* The ruleset names the JSON path; the file name is ours to add. */
-        if (err) {
-            err->code = "scenario_invalid";
-            size_t sl = strlen(cx.src);
-            if (!(strncmp(err->msg, cx.src, sl) == 0 && err->msg[sl] == ':'))
-                mk_error_prefix(err, "%s: ", cx.src);
-        }
-        goto fail;
-    }
-    if (sc->rs->prepare && sc->rs->prepare(sc, err) < 0) {
         if (err) {
             err->code = "scenario_invalid";
             size_t sl = strlen(cx.src);

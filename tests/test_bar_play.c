@@ -126,6 +126,26 @@ static void place(const char *id, const char *hex, int form, int facing_deg)
     s->pc[i].facing = (uint8_t)(facing_deg / 30);
 }
 
+/* Grayson's Va Bn at E2019 facing east (with Grayson), an enemy unit in
+ * the hex north-east of it (its label into lb), GD activated in command and
+ * the activation moved on to phase. */
+static mk_hex duel(const char *enemy, int enemy_form, int enemy_facing, int my_form, int phase, char *lb)
+{
+    empty(3);
+    place("GD/LEE", "E2019", BAR_FM_LINE, 90);
+    place("Va Bn/GD", "E2019", my_form, 90);
+    mk_hex ne = mk_hex_neighbor(&sc->map.grid, hx("E2019"), 0);
+    mk_hex_label(&sc->map.grid, ne, lb);
+    place(enemy, lb, enemy_form, enemy_facing);
+    s->side = BAR_AMERICAN;
+    force(1, 35);
+    CHECK_EQ(act("{\"type\":\"activate\",\"command\":\"GD\"}"), 0);
+    for (int k = BP_MOVE; k < phase; k++)
+        CHECK_EQ(act("{\"type\":\"next\"}"), 0);
+    CHECK_EQ(s->phase, phase);
+    return ne;
+}
+
 /* 6.2: a Command Leader outside his Army Leader's range rolls for
  * Initiative: the tens die at most his Initiative passes, 00-09 are the
  * special results; failing, his units have half their MA (Series 7.6c). */
@@ -399,18 +419,8 @@ static void test_fire(void)
  * retreats a hex Disordered and checks morale; the winner advances. */
 static void test_close_combat(void)
 {
-    empty(3);
-    place("GD/LEE", "E2019", BAR_FM_LINE, 90);
-    place("Va Bn/GD", "E2019", BAR_FM_ATTACK_COLUMN, 90);
-    mk_hex ne = mk_hex_neighbor(&sc->map.grid, hx("E2019"), 0);
     char lb[MK_HEX_LABEL_MAX], js[160];
-    mk_hex_label(&sc->map.grid, ne, lb);
-    place("63/5th", lb, BAR_FM_LINE, 270);
-    s->side = BAR_AMERICAN;
-    force(1, 35);
-    CHECK_EQ(act("{\"type\":\"activate\",\"command\":\"GD\"}"), 0);
-    CHECK_EQ(act("{\"type\":\"next\"}"), 0);
-    CHECK_EQ(act("{\"type\":\"next\"}"), 0);
+    mk_hex ne = duel("63/5th", BAR_FM_LINE, 270, BAR_FM_ATTACK_COLUMN, BP_CC, lb);
     CHECK_EQ(s->phase, BP_CC);
     int u = pid("Va Bn/GD"), t = pid("63/5th");
     force(3, 11, 95, 99);   /* the defender's fire misses (11), the roll, the loser's check */
@@ -442,18 +452,8 @@ static void test_close_combat(void)
  * attacker stops the attack. */
 static void test_defensive_fire(void)
 {
-    empty(3);
-    place("GD/LEE", "E2019", BAR_FM_LINE, 90);
-    place("Va Bn/GD", "E2019", BAR_FM_ATTACK_COLUMN, 90);
-    mk_hex ne = mk_hex_neighbor(&sc->map.grid, hx("E2019"), 0);
     char lb[MK_HEX_LABEL_MAX], js[160];
-    mk_hex_label(&sc->map.grid, ne, lb);
-    place("63/5th", lb, BAR_FM_LINE, 270);
-    s->side = BAR_AMERICAN;
-    force(1, 35);
-    CHECK_EQ(act("{\"type\":\"activate\",\"command\":\"GD\"}"), 0);
-    CHECK_EQ(act("{\"type\":\"next\"}"), 0);
-    CHECK_EQ(act("{\"type\":\"next\"}"), 0);
+    mk_hex ne = duel("63/5th", BAR_FM_LINE, 270, BAR_FM_ATTACK_COLUMN, BP_CC, lb);
     int u = pid("Va Bn/GD"), t = pid("63/5th");
     /* 98: the top band, even: a loss and a Morale Check; 10 fails it */
     force(2, 98, 10);
