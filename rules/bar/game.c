@@ -1125,6 +1125,9 @@ static int action_parse(const void *st, const mk_scenario *sc, json_t *obj, mk_a
             known |= !strcmp(ok[k], key);
         if (!known)
             return mk_error_set(err, "bad_arg", "action.%s: unknown field", key);
+        if ((!strcmp(key, "wing") || !strcmp(key, "charge") || !strcmp(key, "off_map") || !strcmp(key, "retreat")) &&
+            !json_is_boolean(v))
+            return mk_error_set(err, "bad_arg", "action.%s: true or false", key);
     }
     if (t == BA_ACTIVATE) {
         const char *c = json_string_value(json_object_get(obj, "command"));
