@@ -453,7 +453,7 @@ static void test_close_combat(void)
 static void test_defensive_fire(void)
 {
     char lb[MK_HEX_LABEL_MAX], js[160];
-    mk_hex ne = duel("63/5th", BAR_FM_LINE, 270, BAR_FM_ATTACK_COLUMN, BP_CC, lb);
+    duel("63/5th", BAR_FM_LINE, 270, BAR_FM_ATTACK_COLUMN, BP_CC, lb);
     int u = pid("Va Bn/GD"), t = pid("63/5th");
     /* 98: the top band, even: a loss and a Morale Check; 10 fails it */
     force(2, 98, 10);
