@@ -477,7 +477,9 @@ bool bar_fire_row_artillery(int row);
 typedef enum {
     BAR_FM_LINE, BAR_FM_ATTACK_COLUMN, BAR_FM_MARCH_COLUMN, BAR_FM_ROAD_COLUMN,
     BAR_FM_GENERAL_ORDER, BAR_FM_SKIRMISH, BAR_FM_SQUARE, BAR_FM_ARTILLERY,
-    BAR_FM_ARTILLERY_ROAD_COLUMN, BAR_FM_CAVALRY, BAR_NFORM
+    BAR_FM_ARTILLERY_ROAD_COLUMN, BAR_FM_CAVALRY,
+    BAR_FM_HOOK,   /* a Line bent at one end (Monmouth 2.1a, 2.1e, 7.1a B; docs/bar.md "Hook") */
+    BAR_NFORM
 } bar_formation;
 const char *bar_formation_name(int f);
 

@@ -33,6 +33,8 @@ typedef struct bar_series {
     int8_t er_scale;           /* check target = ER x er_scale + modifiers (00-99 roll) */
     int8_t leader_mp_half;     /* a leader's movement allowance */
     int8_t form_half;          /* a formation change */
+    int8_t hook_half;          /* forming a Hook from Line, or back (Monmouth 2.1a, 7.1a B) */
+    int8_t hook_arm_sps;       /* a Hook: most SPs firing at a hex only one arm bears on (2.1e) */
     int8_t limber_half;        /* limber / unlimber */
     int8_t face_half;          /* each 60 degrees of facing change (30 costs the same) */
     int8_t ooc_mp_pct;         /* Out of Command: percent of the MA */
@@ -57,6 +59,7 @@ typedef struct bar_pinfo {
     int16_t entry;             /* entry hex of a reinforcement */
     int8_t entry_mp_half;      /* MP limit on the entry turn, -1 none */
     int8_t form0, face0;       /* set-up formation (BAR_FM_*) and facing (0-11) */
+    bool hook_left0;           /* set up in Hook (7.1a B, 7.2a B, ...): bent to the left */
     /* leaders */
     int8_t role, cr, initiative, range, er_bonus, cv_bonus, wan, loss_value;
     char loss_set;
@@ -143,6 +146,7 @@ enum {
     BM_EXITED = 1 << 2,    /* left the map (7.1a A, 7.2d B, 7.3d C, 7.4d C) */
     BM_GUARD = 1 << 3,     /* the baggage train guard (7.4a F i) */
     BM_OFFMAP = 1 << 4,    /* off the map by W0114/W0124 (3.4c), back from turn `back` */
+    BM_HOOK_LEFT = 1 << 5, /* in Hook (BAR_FM_HOOK): the bent end is to the left (else the right) */
 };
 
 /* Phases. */
@@ -200,7 +204,8 @@ enum {
     BA_SNIPE, BA_ROUT, BA_EXIT, BA_GUARD, BA_RBCC, BA_OPFIRE, BA_DETACH, BA_COUNT
 };
 enum { BAF_WING = 1,     /* BA_ACTIVATE: try a Wing Activation (2.4a) */
-       BAF_CHARGE = 2 };  /* BA_CC: a cavalry Charge (2.3), path[0] its end hex */
+       BAF_CHARGE = 2,    /* BA_CC: a cavalry Charge (2.3), path[0] its end hex */
+       BAF_HOOK_LEFT = 4 };   /* BA_FORM to BAR_FM_HOOK: bend the left end (else the right) */
 
 /* --- who stands where ------------------------------------------------------ */
 /* A per-call index of the pieces in each hex, built on the caller's stack
@@ -245,6 +250,16 @@ bool bar_unit_at(const bar_state *s, const mk_scenario *sc, mk_hex h, int side, 
 int bar_stack_sp(const bar_state *s, const mk_scenario *sc, mk_hex h, int side);
 bool bar_is_front(const bar_state *s, const mk_scenario *sc, int i, mk_hex to);
 bool bar_faces(const bar_state *s, int i, int bearing12);
+/* A Hook (BAR_FM_HOOK, docs/bar.md "Hook"): its two arms, the Line's own
+ * front (facing f) and the bent end's (f + 2 to the right, f - 2 to the
+ * left, in 30-degree steps); which arms bear on bearing b: bit 0 the
+ * Line's arm, bit 1 the bent arm (0: not in the front). For any other
+ * formation, 3 if bar_faces, else 0. */
+int bar_hook_arms(const bar_state *s, int i, int bearing12);
+/* 2.1a: the Combat Value of side's Line/Hook units in hex h, the average
+ * (rounded) of the units that give the top 6 SPs (status modifiers in);
+ * -99 if there are none there. */
+int bar_line_cv(const bar_state *s, const mk_scenario *sc, mk_hex h, int side);
 bool bar_in_ezoc(const bar_state *s, const mk_scenario *sc, int side, mk_hex h);
 int bar_bearing12(const mk_grid *g, mk_hex a, mk_hex b);   /* 0-11 */
 int bar_dir_step(int dir);                                 /* core direction -> 0-11 */

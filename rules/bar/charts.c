@@ -25,7 +25,7 @@ static const char *const row_names[BAR_NFIRE_ROWS] = {
 };
 static const char *const form_names[BAR_NFORM] = {
     "line", "attack_column", "march_column", "road_column", "general_order",
-    "skirmish", "square", "artillery", "artillery_road_column", "cavalry",
+    "skirmish", "square", "artillery", "artillery_road_column", "cavalry", "hook",
 };
 static const char *const move_names[BAR_NMOVE] = {"line", "column", "cavalry", "artillery", "scm"};
 static const char *const fs_names[BAR_NFIRE_SPECIAL] = {
@@ -469,6 +469,8 @@ static int load_tec(ld *l, bar_charts *c, json_t *root)
     if (!st)
         return -1;
     for (int f = 0; f < BAR_NFORM; f++) {
+        if (f == BAR_FM_HOOK)
+            continue;   /* stacks as Line (below) */
         snprintf(p, sizeof p, "%s.stacking.%s", P, form_names[f]);
         json_t *e = json_object_get(st, form_names[f]);
         int v;
@@ -478,6 +480,10 @@ static int load_tec(ld *l, bar_charts *c, json_t *root)
             return -1;
         c->stacking[f] = (int8_t)v;
     }
+    /* Monmouth 2.1: a Hook is a Line (bent): it stacks as Line; the file
+     * has no entry of its own (docs/bar.md "Hook") */
+    c->stacking[BAR_FM_HOOK] = c->stacking[BAR_FM_LINE];
+    c->stacking_estimate[BAR_FM_HOOK] = c->stacking_estimate[BAR_FM_LINE];
     return 0;
 }
 
@@ -520,6 +526,10 @@ static int load_simple(ld *l, bar_charts *c, json_t *root)
     memset(c->max_firing, -1, sizeof c->max_firing);
     if (load_named(l, root, "max_sps_firing", mfn, mf, 6, 1, 40, &est))
         return -1;
+    /* 2.1e "For Hook, see the diagrams on the 'Fire Combat Card'": we lack
+     * them; a Hook fires as much as a Line where both its arms bear, less
+     * where one does (series.json hook_one_arm_sps, fire.c) */
+    c->max_firing[BAR_FM_HOOK] = c->max_firing[BAR_FM_LINE];
     int rc = 0;
     json_t *fd = get_obj(l, root, "fire_defence", "", &rc);
     if (!fd || get_source(l, fd, "fire_defence", &c->fire_defence_estimate))

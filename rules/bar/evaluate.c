@@ -242,8 +242,10 @@ static double american_value(const bar_state *s, const mk_scenario *sc)
         mk_hex at = p->hex != MK_NO_HEX ? p->hex : pi->entry;
         if (at != MK_NO_HEX)
             march[side] += x->dist_home[1 - side][at];
-        if (p->hex != MK_NO_HEX && !(p->status & BS_ROUTED) && bar_faces(s, i, x->bear_home[1 - side][p->hex]))
-            march[side] -= FACING;   /* a Line moves through its front only (so turning toward the enemy counts) */
+        if (p->hex != MK_NO_HEX && !(p->status & BS_ROUTED) && p->form != BAR_FM_HOOK &&
+            bar_faces(s, i, x->bear_home[1 - side][p->hex]))
+            march[side] -= FACING;   /* a Line moves through its front only (so turning toward the enemy
+                                      * counts); a Hook does not move (docs/bar.md "Hook") */
         if (p->hex == MK_NO_HEX || nsl == MAX_SLOTS)
             continue;
         mk_hex h = p->hex;

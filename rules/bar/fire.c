@@ -68,6 +68,11 @@ static int strength(const bar_state *s, const mk_scenario *sc, const bar_occ *o,
     if (!bar_is_front(s, sc, i, target))
         return -1;
     int sps = p->sp, most = bar_max_sps_firing(&x->ch, p->form);
+    /* 2.1e: "For Hook, see the diagrams on the 'Fire Combat Card'" (we do
+     * not have them; ours, docs/bar.md "Hook"): the Line's 6 at a hex both
+     * arms bear on, hook_one_arm_sps (series.json) at a hex one arm does */
+    if (p->form == BAR_FM_HOOK && bar_hook_arms(s, i, bar_bearing12(&sc->map.grid, p->hex, target)) != 3)
+        most = x->se.hook_arm_sps;
     if (most >= 0 && sps > most)
         sps = most;
     unsigned flags = 0;

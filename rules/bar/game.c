@@ -47,6 +47,8 @@ int bar_series_load(bar_series *out, const char *path, mk_error *err)
         {"er_scale", offsetof(bar_series, er_scale), 1, 20, 1},
         {"leader_mp", offsetof(bar_series, leader_mp_half), 1, 30, 2},
         {"formation_change_mp", offsetof(bar_series, form_half), 0, 10, 2},
+        {"hook_mp", offsetof(bar_series, hook_half), 0, 10, 2},
+        {"hook_one_arm_sps", offsetof(bar_series, hook_arm_sps), 0, 6, 1},
         {"limber_mp", offsetof(bar_series, limber_half), 0, 10, 2},
         {"facing_change_mp", offsetof(bar_series, face_half), 0, 10, 2},
         {"out_of_command_mp_pct", offsetof(bar_series, ooc_mp_pct), 0, 100, 1},
@@ -280,6 +282,18 @@ static int prepare(mk_scenario *sc, mk_error *err)
                                                       : BAR_FM_LINE);
         if (p->form0 < 0)
             return fail(err, "%s: %s.formation: unknown formation", sc->source, path);
+        json_t *hk = json_object_get(u, "hook");
+        if (hk && (p->form0 != BAR_FM_HOOK || !json_is_string(hk) ||
+                   (strcmp(json_string_value(hk), "left") && strcmp(json_string_value(hk), "right"))))
+            return fail(err, "%s: %s.hook: \"left\" or \"right\", for a unit in Hook only", sc->source, path);
+        p->hook_left0 = hk && !strcmp(json_string_value(hk), "left");
+        if (p->form0 == BAR_FM_HOOK &&
+            (p->kind != BK_INFANTRY || !bar_scen_switch(&x->scen, "line_may_hook", 0) ||
+             json_object_get(u, "arrive")))
+            /* 7.1a B, 7.2a B, 7.3a B, 7.4a B: units that set up in Line
+             * may be in Hook, where the scenario says so (line_may_hook) */
+            return fail(err, "%s: %s.formation: Hook only for infantry set up in Line where the "
+                             "scenario allows it (line_may_hook, Monmouth 7.1a B)", sc->source, path);
         p->face0 = (int8_t)face_of(u, p->side == BAR_AMERICAN ? 3 : 9);
         if (p->face0 < 0)
             return fail(err, "%s: %s.facing: degrees 0-330 in steps of 30 needed", sc->source, path);
@@ -385,15 +399,37 @@ bool bar_is_front(const bar_state *s, const mk_scenario *sc, int i, mk_hex to)
 /* bar_is_front, given the bearing b (0-11) from the piece to the hex: a
  * neighbour in core direction d lies at bar_dir_step(d) (tests/test_bar_ai.c
  * checks it on the map), which spares the generators an atan2 a hex. */
+static bool within_60(int b, int f)
+{
+    int d = abs(b - f) % 12;
+    if (d > 6)
+        d = 12 - d;
+    return d <= 2;
+}
+
 bool bar_faces(const bar_state *s, int i, int b)
 {
     const bar_pc *p = &s->pc[i];
     if (p->form == BAR_FM_SQUARE)
         return true;
-    int d = abs(b - p->facing) % 12;
-    if (d > 6)
-        d = 12 - d;
-    return d <= 2;
+    if (p->form == BAR_FM_HOOK)
+        return bar_hook_arms(s, i, b) != 0;
+    return within_60(b, p->facing);
+}
+
+/* Our Hook (Monmouth 2.1a, 2.1e, 7.1a B name it; the series' diagrams are
+ * not ours, docs/bar.md "Hook"): a Line whose one end is wheeled back 60
+ * degrees, so its front is the Line's 120-degree arc plus the bent arm's,
+ * turned 60 degrees to the right (clockwise) or to the left: 180 degrees
+ * in all, four hexsides' worth of neighbours facing a hexside (three
+ * facing a hexpoint) instead of three (two). */
+int bar_hook_arms(const bar_state *s, int i, int b)
+{
+    const bar_pc *p = &s->pc[i];
+    if (p->form != BAR_FM_HOOK)
+        return bar_faces(s, i, b) ? 3 : 0;
+    int bent = (p->facing + (p->more & BM_HOOK_LEFT ? 10 : 2)) % 12;
+    return (within_60(b, p->facing) ? 1 : 0) | (within_60(b, bent) ? 2 : 0);
 }
 
 /* Series ZOC: the front hexes of a formed (not routed, not skirmishing)
@@ -627,7 +663,7 @@ void bar_rout_hexes(bar_state *s, const mk_scenario *sc, int i, int n, bool volu
     e->to = p->hex;
     e->value = (int16_t)n;
     if (p->form != BAR_FM_ARTILLERY_ROAD_COLUMN && x->p[i].kind == BK_INFANTRY)
-        p->form = BAR_FM_GENERAL_ORDER;
+        p->form = BAR_FM_GENERAL_ORDER, p->more &= (uint8_t)~BM_HOOK_LEFT;
 }
 
 /* 6.6 Leader Loss: each leader in hex h checks; natural is the fire roll
@@ -677,6 +713,8 @@ static int init(void *st, const mk_scenario *sc, uint64_t options, uint64_t seed
         p->sp = x->p[i].sp;
         p->form = (uint8_t)x->p[i].form0;
         p->facing = (uint8_t)x->p[i].face0;
+        if (p->form == BAR_FM_HOOK && x->p[i].hook_left0)
+            p->more |= BM_HOOK_LEFT;
         if (p->hex != MK_NO_HEX)
             p->flags |= BF_ON;
     }
@@ -881,6 +919,8 @@ static json_t *state_json(const void *st, const mk_scenario *sc)
         if (!bar_is_leader(&x->p[i])) {
             json_object_set_new(u, "sp", json_integer(p->sp));
             json_object_set_new(u, "formation", json_string(bar_formation_name(p->form)));
+            if (p->form == BAR_FM_HOOK)   /* which end is bent */
+                json_object_set_new(u, "hook", json_string(p->more & BM_HOOK_LEFT ? "left" : "right"));
             json_object_set_new(u, "status",
                                 json_string(p->status & BS_ROUTED ? "routed"
                                             : (p->status & (BS_SHAKEN | BS_DISORDERED)) ==
@@ -1022,8 +1062,15 @@ static json_t *action_json(const void *st, const mk_scenario *sc, const mk_actio
     case BA_FORM:
         json_object_set_new(o, "unit", json_string(bar_pid(sc, a->unit)));
         json_object_set_new(o, "formation", json_string(bar_formation_name(a->target)));
-        snprintf(text, sizeof text, "%s forms %s (%g MP)", bar_pid(sc, a->unit), bar_formation_name(a->target),
-                 a->cost / 2.0);
+        if (a->target == BAR_FM_HOOK) {
+            const char *end = a->flags & BAF_HOOK_LEFT ? "left" : "right";
+            json_object_set_new(o, "hook", json_string(end));
+            snprintf(text, sizeof text, "%s forms hook, the %s end bent back (%g MP)", bar_pid(sc, a->unit), end,
+                     a->cost / 2.0);
+        } else {
+            snprintf(text, sizeof text, "%s forms %s (%g MP)", bar_pid(sc, a->unit), bar_formation_name(a->target),
+                     a->cost / 2.0);
+        }
         break;
     case BA_FIRE:
     case BA_CC:
@@ -1119,7 +1166,7 @@ static int action_parse(const void *st, const mk_scenario *sc, json_t *obj, mk_a
     json_object_foreach(obj, key, v) {
         static const char *const ok[] = {"type", "text", "cost", "unit", "path", "target", "facing",
                                          "formation", "command", "wing", "leader", "charge", "retreat",
-                                         "off_map", NULL};
+                                         "off_map", "hook", NULL};
         bool known = false;
         for (int k = 0; ok[k]; k++)
             known |= !strcmp(ok[k], key);
@@ -1197,6 +1244,13 @@ static int action_parse(const void *st, const mk_scenario *sc, json_t *obj, mk_a
         if (f < 0)
             return mk_error_set(err, "bad_arg", "action.formation: unknown formation");
         out->target = (int16_t)f;
+        json_t *hk = json_object_get(obj, "hook");
+        const char *end = json_string_value(hk);
+        if (hk && (f != BAR_FM_HOOK || !end || (strcmp(end, "left") && strcmp(end, "right"))))
+            return mk_error_set(err, "bad_arg", "action.hook: \"left\" or \"right\", with \"formation\": \"hook\"");
+        if (f == BAR_FM_HOOK && !hk)
+            return mk_error_set(err, "bad_arg", "action.hook: which end the Hook bends, \"left\" or \"right\"");
+        out->flags = end && !strcmp(end, "left") ? BAF_HOOK_LEFT : 0;
     } else {
         mk_hex h;
         json_t *tg = json_object_get(obj, "target");

@@ -27,7 +27,8 @@ static bool can_attack(const bar_state *s, const mk_scenario *sc, int i)
     /* the cheap tests first: most pieces are not in the activation */
     return p->hex != MK_NO_HEX && !bar_is_leader(&x->p[i]) && x->p[i].kind != BK_ARTILLERY &&
            !(p->status & BS_ROUTED) && !(p->flags & (BF_CC | BF_OOC)) && p->form != BAR_FM_SQUARE &&
-           p->form != BAR_FM_SKIRMISH && p->form != BAR_FM_ROAD_COLUMN && bar_piece_active(s, sc, i);
+           p->form != BAR_FM_SKIRMISH && p->form != BAR_FM_ROAD_COLUMN && p->form != BAR_FM_HOOK &&
+           bar_piece_active(s, sc, i);   /* ours: a Hook holds (docs/bar.md "Hook") */
 }
 
 /* A combat unit of side in hex h (bar_unit_at, formed_only false). */
@@ -152,6 +153,41 @@ static void retreat_hex(bar_state *s, const mk_scenario *sc, mk_hex h, int side,
     }
 }
 
+/* Monmouth 2.1a: "For all Line/Hook Formations, the average (rounded) of
+ * the Combat Value of the units that contribute the top 6 (not 4) SPs for
+ * each hex of the Line/Hook is used when calculating a stack's final
+ * Combat Value." Ours (docs/bar.md "Hook"): the top of the stack is its
+ * best CV (the owner stacks his best on top), ties in piece order; each
+ * unit counts once however many of the 6 SPs it gives (AMB-BAR-11: the
+ * text averages "the units"); each with its status modifier; .5 rounds up
+ * (AMB-BAR-8). */
+int bar_line_cv(const bar_state *s, const mk_scenario *sc, mk_hex h, int side)
+{
+    const bar_ext *x = bar_x(sc);
+    int cand[32], val[32], nc = 0;
+    for (int j = 0; j < s->npieces && nc < 32; j++)
+        if (s->pc[j].hex == h && !bar_is_leader(&x->p[j]) && x->p[j].side == side &&
+            (s->pc[j].form == BAR_FM_LINE || s->pc[j].form == BAR_FM_HOOK))
+            cand[nc] = j, val[nc++] = x->p[j].cv + status_mod(&x->se, &s->pc[j]);
+    if (!nc)
+        return -99;
+    int sum = 0, n = 0, sps = 0;
+    bool used[32] = {false};
+    while (sps < 6 && n < nc) {
+        int b = -1;
+        for (int k = 0; k < nc; k++)
+            if (!used[k] && (b < 0 || val[k] > val[b]))
+                b = k;
+        used[b] = true;
+        sum += val[b];
+        sps += s->pc[cand[b]].sp;
+        n++;
+    }
+    /* round(sum / n), .5 up, for negative sums too */
+    int num = 2 * sum + n, den = 2 * n;
+    return num >= 0 ? num / den : -((-num + den - 1) / den);
+}
+
 static int defender_of(const bar_state *s, const mk_scenario *sc, mk_hex h, bool *all_routed)
 {
     const bar_ext *x = bar_x(sc);
@@ -221,7 +257,10 @@ static int resolve(bar_state *s, const mk_scenario *sc, int i, mk_hex to, int bo
               (p->form == BAR_FM_ATTACK_COLUMN ? x->se.cc_attack_column : 0) + bonus;
     int tmod = bar_cv_modifier(&x->ch, x->map.terrain[from], x->map.terrain[to], hs, uphill,
                                x->p[d].kind == BK_CAVALRY);
-    int def = x->p[d].cv + status_mod(&x->se, &s->pc[d]) + leader_bonus(s, sc, to, bar_other(side));
+    int def = x->p[d].cv + status_mod(&x->se, &s->pc[d]);
+    if (s->pc[d].form == BAR_FM_LINE || s->pc[d].form == BAR_FM_HOOK)
+        def = bar_line_cv(s, sc, to, bar_other(side));   /* 2.1a */
+    def += leader_bonus(s, sc, to, bar_other(side));
     int diff = att + tmod - def;
     int roll = mk_rng_d100(&s->head.rng);
     mk_event *r = bar_ev(ev, "roll", "Series 14.8 (Close Combat table, charts.json)");

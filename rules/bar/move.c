@@ -165,6 +165,13 @@ static bool can_move(const bar_state *s, const mk_scenario *sc, int i)
            p->form != BAR_FM_ARTILLERY && bar_piece_active(s, sc, i) && !nj_holds(s, sc, i);
 }
 
+/* Our Hook (docs/bar.md "Hook"): it does not move hex to hex; it changes
+ * facing as a Line does, and straightens into Line to move. */
+static bool can_step(const bar_state *s, int i)
+{
+    return s->pc[i].form != BAR_FM_HOOK;
+}
+
 bool bar_offmap_exit_hex(const mk_scenario *sc, mk_hex h)
 {
     mk_hex a = MK_NO_HEX, b = MK_NO_HEX;
@@ -240,7 +247,7 @@ int bar_legal_move(const bar_state *s, const mk_scenario *sc, const mk_action *w
         if (!can_move(s, sc, i))
             continue;
         bool line = !bar_is_leader(pi) && (p->form == BAR_FM_LINE || p->form == BAR_FM_GENERAL_ORDER);
-        for (int d = 0; d < 6; d++) {
+        for (int d = 0; d < 6 && can_step(s, i); d++) {
             mk_hex to = x->nb[p->hex][d];
             if (to == MK_NO_HEX || enemy_in(o, sc, to, pi->side) || west_limit(x, g, to))
                 continue;
@@ -335,9 +342,24 @@ int bar_legal_move(const bar_state *s, const mk_scenario *sc, const mk_action *w
         int c = pi->kind == BK_ARTILLERY ? x->se.limber_half : x->se.form_half;
         if (c < 1)
             c = 1;
-        if (c > p->mp)
-            continue;
-        for (int k = 0; k < nl; k++) {
+        /* Our Hook (Monmouth 2.1a, 7.1a B; docs/bar.md "Hook"): infantry in
+         * Line bends either end back into Hook, a Hook bends the other end
+         * instead or straightens into Line, each for hook_mp (series.json);
+         * a Hook changes to no other formation. Stacking as Line (2.1). */
+        int hc = x->se.hook_half < 1 ? 1 : x->se.hook_half;
+        if (pi->kind == BK_INFANTRY && (p->form == BAR_FM_LINE || p->form == BAR_FM_HOOK) && hc <= p->mp) {
+            for (int end = 0; end < 2; end++) {
+                uint8_t fl = end ? BAF_HOOK_LEFT : 0;
+                if (p->form == BAR_FM_HOOK && !(p->more & BM_HOOK_LEFT) == !end)
+                    continue;   /* already bent that way */
+                n = add(out, n, cap, (mk_action){.type = BA_FORM, .flags = fl, .cost = (uint8_t)hc,
+                                                 .unit = (int16_t)i, .other = -1, .target = BAR_FM_HOOK});
+            }
+            if (p->form == BAR_FM_HOOK)
+                n = add(out, n, cap, (mk_action){.type = BA_FORM, .cost = (uint8_t)hc, .unit = (int16_t)i,
+                                                 .other = -1, .target = BAR_FM_LINE});
+        }
+        for (int k = 0; k < nl && p->form != BAR_FM_HOOK && c <= p->mp; k++) {
             int f = list[k];
             if (f == p->form || (f == BAR_FM_SKIRMISH && !pi->skirmish) || !fits(s, o, sc, i, p->hex, f))
                 continue;
@@ -397,11 +419,16 @@ int bar_apply_move(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_e
         return 0;
     case BA_FORM: {
         p->form = (uint8_t)a->target;
+        p->more &= (uint8_t)~BM_HOOK_LEFT;
+        if (a->target == BAR_FM_HOOK && (a->flags & BAF_HOOK_LEFT))
+            p->more |= BM_HOOK_LEFT;
         p->mp = (int8_t)(p->mp - a->cost);
         p->flags &= (uint8_t)~BF_FULL;
         mk_event *e = bar_ev(ev, "formation", "Monmouth 2.1");
         e->unit = (int16_t)i;
-        e->text = bar_formation_name(p->form);
+        e->text = a->target != BAR_FM_HOOK ? bar_formation_name(p->form)
+                  : a->flags & BAF_HOOK_LEFT ? "hook (left end bent)"
+                                             : "hook (right end bent)";
         return 0;
     }
     default:

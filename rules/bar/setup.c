@@ -48,7 +48,7 @@ static int start_form(const bar_unit *u, unsigned allowed, bool reinforcement)
         return BAR_FM_ARTILLERY;
     }
     static const struct { unsigned bit; int form; } map[] = {
-        {BAR_F_LINE, BAR_FM_LINE},           {BAR_F_HOOK, BAR_FM_LINE},
+        {BAR_F_LINE, BAR_FM_LINE},           {BAR_F_HOOK, BAR_FM_HOOK},
         {BAR_F_ROAD_COLUMN, BAR_FM_ROAD_COLUMN}, {BAR_F_MARCH_COLUMN, BAR_FM_MARCH_COLUMN},
         {BAR_F_ATTACK_COLUMN, BAR_FM_ATTACK_COLUMN}, {BAR_F_GENERAL_ORDER, BAR_FM_GENERAL_ORDER},
         {BAR_F_SKIRMISH, BAR_FM_SKIRMISH},   {BAR_F_SQUARE, BAR_FM_SQUARE},
