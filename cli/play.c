@@ -578,6 +578,8 @@ static void unit_heading(json_t *st, const char *id, line *l)
         put(l, ", %d SP", (int)json_integer_value(v));
     if (jstr(u, "formation"))
         put(l, ", "), put_words(l, jstr(u, "formation"));
+    if (jstr(u, "hook"))   /* Monmouth (BAR): which end of the Hook is bent */
+        put(l, " (%s end bent)", jstr(u, "hook"));
     if (jstr(u, "status") && strcmp(jstr(u, "status"), "good") != 0)
         put(l, ", "), put_words(l, jstr(u, "status"));
     if (json_is_integer(v = json_object_get(u, "facing")))

@@ -240,7 +240,7 @@ function facingOf(u) {
 export const FORMATION_TAGS = {
   line: 'Ln', attack_column: 'AC', march_column: 'MC', road_column: 'RC', general_order: 'GO',
   skirmish: 'Sk', square: 'Sq', artillery: 'Art', artillery_road_column: 'ARC', cavalry: 'Cav',
-  column: 'Col',
+  column: 'Col', hook: 'Hk',
 };
 export const formationTag = (f) => FORMATION_TAGS[f] || (f ? f.replace(/_/g, ' ').slice(0, 3) : '');
 // Status marks (Monmouth 2.2, 2.5): letter, fill, text colour.
@@ -255,7 +255,7 @@ export function describeUnit(u) {
   const facing = facingOf(u);
   const bits = [`${u.side} ${u.kind}`];
   if (hasSP(u)) bits.push(`${u.sp} SP`);
-  if (u.formation) bits.push(u.formation.replace(/_/g, ' '));
+  if (u.formation) bits.push(u.formation.replace(/_/g, ' ') + (u.hook ? ` (${u.hook} end bent back)` : ''));
   if (u.status) bits.push(u.status === 'good' ? 'good order' : u.status.replace(/_/g, ' and '));
   if (u.kind !== 'vp' && typeof u.mp === 'number' && (u.kind !== 'leader' || u.mp_start)) bits.push(`${u.mp}/${u.mp_start} MP`);
   if (facing !== null) bits.push(`facing ${facing}°`);
@@ -586,7 +586,7 @@ export function hexCentre(scenario, label) {
 function counterKey(scenario) {
   const rs = scenario.ruleset;
   if (rs === 'bar') {
-    return 'counters: top = formation (Ln line, AC attack column, MC march column, RC road column, GO general order, Sk skirmish, Sq square, Cav cavalry, Art artillery unlimbered, ARC artillery limbered), number = strength points (SP); a diagonal stripe = cavalry; ' +
+    return 'counters: top = formation (Ln line, AC attack column, MC march column, RC road column, GO general order, Sk skirmish, Sq square, Hk hook (a Line with one end bent back), Cav cavalry, Art artillery unlimbered, ARC artillery limbered), number = strength points (SP); a diagonal stripe = cavalry; ' +
       'the triangle = its front (facing); corner mark D disordered, S shaken, SD shaken and disordered, R routed; circle = leader; ×n = combat units in the hex; a green outline = may act now';
   }
   const used = [...new Set((scenario.units || []).map((u) => u.kind).filter((k) => k && k !== 'leader' && k !== 'vp'))];
