@@ -57,6 +57,7 @@ typedef struct bar_pinfo {
     int16_t entry;             /* entry hex of a reinforcement */
     int8_t entry_mp_half;      /* MP limit on the entry turn, -1 none */
     int8_t form0, face0;       /* set-up formation (BAR_FM_*) and facing (0-11) */
+    int8_t mode;               /* BAR_MODE_*: the order of battle's (4.1b E: MtdJ mounted) */
     /* leaders */
     int8_t role, cr, initiative, range, er_bonus, cv_bonus, wan, loss_value;
     char loss_set;
@@ -143,6 +144,7 @@ enum {
     BM_EXITED = 1 << 2,    /* left the map (7.1a A, 7.2d B, 7.3d C, 7.4d C) */
     BM_GUARD = 1 << 3,     /* the baggage train guard (7.4a F i) */
     BM_OFFMAP = 1 << 4,    /* off the map by W0114/W0124 (3.4c), back from turn `back` */
+    BM_DISMOUNTED = 1 << 5,   /* a unit with a mounted mode is dismounted (4.1b E, 7.4a C) */
 };
 
 /* Phases. */
@@ -183,6 +185,13 @@ typedef struct bar_state {
     int16_t rb_unit;       /* -1: none */
     mk_hex rb_target;
     uint8_t rb_flags;
+    /* a charge the reactive side's cavalry may make mid-activation (2.3b;
+     * the procedure is ours, docs/bar.md): BX_COUNTER, the charger cx_unit
+     * charging hex cx_target may be Countercharged; BX_OPPORTUNITY, the
+     * mover cx_unit may be Opportunity Charged in its hex */
+    uint8_t cx_kind;
+    int16_t cx_unit;       /* -1: none */
+    mk_hex cx_target;
     /* 2.2d D: a unit that has just made Road Movement into a hex the
      * reactive artillery may fire at: the reactive side's decision */
     int16_t det[2];        /* 3.3, 4.3: the Detachment Leader's piece, -1 none */
@@ -197,8 +206,13 @@ typedef struct bar_state {
 /* Action types. */
 enum {
     BA_NONE, BA_ACTIVATE, BA_NEXT, BA_MOVE, BA_FACE, BA_FORM, BA_ENTER, BA_FIRE, BA_CC,
-    BA_SNIPE, BA_ROUT, BA_EXIT, BA_GUARD, BA_RBCC, BA_OPFIRE, BA_DETACH, BA_COUNT
+    BA_SNIPE, BA_ROUT, BA_EXIT, BA_GUARD, BA_RBCC, BA_OPFIRE, BA_DETACH,
+    BA_COUNTERCHARGE,   /* the reactive side: a cavalry unit (or none) meets a Charge (2.3b) */
+    BA_OPCHARGE,        /* the reactive side: a cavalry unit (or none) charges a mover (2.3b, 6.2d C) */
+    BA_MOUNT,           /* mount (flags 1) or dismount (0): target formation, other facing (4.1b E, 7.4a C) */
+    BA_COUNT
 };
+enum { BX_COUNTER = 1, BX_OPPORTUNITY = 2 };
 enum { BAF_WING = 1,     /* BA_ACTIVATE: try a Wing Activation (2.4a) */
        BAF_CHARGE = 2 };  /* BA_CC: a cavalry Charge (2.3), path[0] its end hex */
 
@@ -249,6 +263,13 @@ bool bar_in_ezoc(const bar_state *s, const mk_scenario *sc, int side, mk_hex h);
 int bar_bearing12(const mk_grid *g, mk_hex a, mk_hex b);   /* 0-11 */
 int bar_dir_step(int dir);                                 /* core direction -> 0-11 */
 int bar_move_class_of(const bar_pinfo *p, int form);
+/* Mounted and dismounted modes (Monmouth 4.1b E, 7.4a C): */
+bool bar_has_modes(const mk_scenario *sc, int i);             /* cavalry, MtdJ */
+bool bar_mounted(const bar_state *s, const mk_scenario *sc, int i);
+bool bar_charges(const bar_state *s, const mk_scenario *sc, int i);   /* mounted cavalry */
+int bar_ma_half(const bar_state *s, const mk_scenario *sc, int i);    /* its MA now */
+int bar_move_class_now(const bar_state *s, const mk_scenario *sc, int i);
+int bar_fire_row_now(const bar_state *s, const mk_scenario *sc, int i);   /* -1: does not fire */
 bool bar_piece_active(const bar_state *s, const mk_scenario *sc, int i);
 int bar_org_leader(const mk_scenario *sc, int org);
 int bar_check_target(const bar_state *s, const mk_scenario *sc, int i, int mod);
@@ -322,6 +343,9 @@ int bar_apply_cc(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_eve
 mk_hex bar_charge_end(const bar_state *s, const mk_scenario *sc, int i, mk_hex target);
 int bar_legal_rbcc(const bar_state *s, const mk_scenario *sc, mk_action *out, int cap);
 int bar_apply_rbcc(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_events *ev);
+bool bar_opcharge_offered(bar_state *s, const mk_scenario *sc, int mover);
+int bar_legal_xcharge(const bar_state *s, const mk_scenario *sc, mk_action *out, int cap);
+int bar_apply_xcharge(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_events *ev);
 
 /* evaluate.c: the tables, at scenario preparation; the evaluate hook */
 void bar_eval_prepare(bar_ext *x, const mk_grid *g);

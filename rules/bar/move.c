@@ -112,7 +112,7 @@ static int cost_across(const bar_state *s, const mk_scenario *sc, int i, mk_hex 
     }
     if (bar_is_leader(&x->p[i]))
         return 1;
-    int cls = bar_move_class_of(&x->p[i], p->form);
+    int cls = bar_move_class_now(s, sc, i);   /* 4.1b E, 7.4a C */
     int cost = x->ch.hex[x->map.terrain[to]].cost[cls];
     bool uphill = x->map.elevation[to] > x->map.elevation[from];
     for (int b = 0; b < BAR_HS_NTERRAIN; b++) {
@@ -323,9 +323,9 @@ int bar_legal_move(const bar_state *s, const mk_scenario *sc, const mk_action *w
         const bar_pc *p = &s->pc[i];
         const bar_pinfo *pi = &x->p[i];
         /* (a change costs at least 1/2 MP: no MPs, no change) */
-        if (p->hex == MK_NO_HEX || p->mp <= 0 || bar_is_leader(pi) || pi->kind == BK_CAVALRY ||
+        if (p->hex == MK_NO_HEX || p->mp <= 0 || bar_is_leader(pi) || bar_charges(s, sc, i) ||
             !bar_piece_active(s, sc, i) || (p->status & BS_ROUTED) || limited(s, x, i))
-            continue;
+            continue;   /* (mounted cavalry keeps its formation; dismounted cavalry takes infantry's, 7.4a C) */
         static const int inf[] = {BAR_FM_LINE,          BAR_FM_ATTACK_COLUMN, BAR_FM_MARCH_COLUMN,
                                   BAR_FM_ROAD_COLUMN,   BAR_FM_GENERAL_ORDER, BAR_FM_SQUARE,
                                   BAR_FM_SKIRMISH};
@@ -339,10 +339,42 @@ int bar_legal_move(const bar_state *s, const mk_scenario *sc, const mk_action *w
             continue;
         for (int k = 0; k < nl; k++) {
             int f = list[k];
-            if (f == p->form || (f == BAR_FM_SKIRMISH && !pi->skirmish) || !fits(s, o, sc, i, p->hex, f))
-                continue;
+            if (f == p->form || (f == BAR_FM_SKIRMISH && (!pi->skirmish || bar_mounted(s, sc, i))) ||
+                (f == BAR_FM_SQUARE && bar_mounted(s, sc, i)) ||
+                !fits(s, o, sc, i, p->hex, f))
+                continue;   /* 4.1b E: the Mounted Jaegers skirmish only dismounted */
             n = add(out, n, cap, (mk_action){.type = BA_FORM, .cost = (uint8_t)c, .unit = (int16_t)i,
                                              .other = -1, .target = (int16_t)f});
+        }
+    }
+    /* 4.1b E, 7.4a C: mounting or dismounting "must expend all of its MPs"
+     * (ours: its whole MA, unspent, as for the other "all MPs" costs) and
+     * takes any eligible formation and facing in its hex: mounted cavalry
+     * its cavalry formation, the Mounted Jaegers an infantry formation but
+     * Square and Skirmish; dismounted, the infantry formations but Square
+     * (Skirmish for the Mounted Jaegers). Cavalry from 5:00 AM 29 June. */
+    int dawn29 = bar_turn_of(29, 5, 0);
+    for (int i = lo; i < hi; i++) {
+        const bar_pc *p = &s->pc[i];
+        const bar_pinfo *pi = &x->p[i];
+        if (p->hex == MK_NO_HEX || p->mp <= 0 || !(p->flags & BF_FULL) || bar_is_leader(pi) ||
+            !bar_has_modes(sc, i) || (pi->kind == BK_CAVALRY && s->turn < dawn29) ||
+            (p->status & BS_ROUTED) || !bar_piece_active(s, sc, i) || limited(s, x, i))
+            continue;
+        bool mount = !bar_mounted(s, sc, i);
+        static const int inf[] = {BAR_FM_LINE, BAR_FM_ATTACK_COLUMN, BAR_FM_MARCH_COLUMN, BAR_FM_ROAD_COLUMN,
+                                  BAR_FM_GENERAL_ORDER, BAR_FM_SKIRMISH};
+        static const int cav[] = {BAR_FM_CAVALRY};
+        bool horse = pi->kind == BK_CAVALRY && mount;
+        const int *list = horse ? cav : inf;
+        int nl = horse ? 1 : 6;
+        for (int k = 0; k < nl; k++) {
+            int f = list[k];
+            if ((f == BAR_FM_SKIRMISH && (mount || !pi->skirmish)) || !fits(s, o, sc, i, p->hex, f))
+                continue;
+            for (int face = 0; face < 12; face++)
+                n = add(out, n, cap, (mk_action){.type = BA_MOUNT, .flags = (uint8_t)mount, .cost = (uint8_t)p->mp,
+                                                 .unit = (int16_t)i, .other = (int16_t)face, .target = (int16_t)f});
         }
     }
     return n;
@@ -395,6 +427,23 @@ int bar_apply_move(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_e
         p->mp = (int8_t)(p->mp - a->cost);
         p->flags &= (uint8_t)~BF_FULL;
         return 0;
+    case BA_MOUNT: {
+        /* 4.1b E, 7.4a C: all its MPs; 7.4a C: no Heat check for them (they
+         * are not counted as spent, 2.8 B) */
+        if (a->flags)
+            p->more &= (uint8_t)~BM_DISMOUNTED;
+        else
+            p->more |= BM_DISMOUNTED;
+        p->form = (uint8_t)a->target;
+        p->facing = (uint8_t)a->other;
+        p->mp = 0;
+        p->flags &= (uint8_t)~BF_FULL;
+        mk_event *e = bar_ev(ev, a->flags ? "mount" : "dismount",
+                             x->p[i].kind == BK_CAVALRY ? "Monmouth 7.4a C" : "Monmouth 4.1b E");
+        e->unit = (int16_t)i;
+        e->text = bar_formation_name(p->form);
+        return 0;
+    }
     case BA_FORM: {
         p->form = (uint8_t)a->target;
         p->mp = (int8_t)(p->mp - a->cost);
@@ -467,6 +516,10 @@ int bar_apply_move(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_e
                                               ? x->ch.er_terrain_light
                                               : x->ch.er_terrain_normal,
                      "Monmouth 2.2c, 5.2-5.3 (Disorder Check A)", ev);
+    /* 2.3b, 6.2d C: the reactive cavalry's Opportunity Charge (melee.c),
+     * after any Opportunity Fire (fire.c offers it then) */
+    if (s->of_unit < 0)
+        bar_opcharge_offered(s, sc, i);
     (void)err;
     return 0;
 }
@@ -487,11 +540,13 @@ void bar_end_movement(bar_state *s, const mk_scenario *sc, mk_events *ev)
         bar_pc *p = &s->pc[i];
         if (p->hex == MK_NO_HEX || p->spent <= 0 || bar_is_leader(&x->p[i]) || (p->status & BS_ROUTED))
             continue;
-        int dark = bar_dark_move_check(light, x->p[i].mp_half / 2, p->spent, !(p->more & BM_OFF_ROAD));
+        int dark = bar_dark_move_check(light, bar_ma_half(s, sc, i) / 2, p->spent, !(p->more & BM_OFF_ROAD));
         if (dark)
             bar_do_check(s, sc, i, 'D', 'A', dark, light == BAR_NIGHT ? "Monmouth 2.7 D" : "Monmouth 2.7 C", ev);
         if (heat && p->hex != MK_NO_HEX && !(p->status & BS_ROUTED)) {
-            bar_heat_class hc = x->p[i].kind == BK_CAVALRY ? BAR_HEAT_MOUNTED_CAV
+            /* (the Mounted Jaegers mounted as mounted cavalry: ours) */
+            bar_heat_class hc = bar_mounted(s, sc, i)            ? BAR_HEAT_MOUNTED_CAV
+                                : x->p[i].kind == BK_CAVALRY    ? BAR_HEAT_DISMOUNTED_CAV
                                 : x->p[i].kind == BK_ARTILLERY ? BAR_HEAT_ARTILLERY
                                                               : BAR_HEAT_INFANTRY;
             int mod = bar_heat_mp_modifier(x->p[i].side, hc, p->spent);
