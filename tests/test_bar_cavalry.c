@@ -112,7 +112,8 @@ static void test_2_3b_countercharge(void)
             CHECK(r && r->unit == cav && r->other == am);
             int tmod = bar_cv_modifier(&x->ch, x->map.terrain[e], x->map.terrain[n], bar_hexside(&x->map, e, n),
                                        false, true);
-            CHECK(r && r->points == x->p[cav].cv + tmod - x->p[am].cv);   /* no cc_charge */
+            CHECK(r && r->points == x->p[cav].cv + x->se.cc_countercharged + tmod - x->p[am].cv);   /* no cc_charge */
+            CHECK(x->se.cc_countercharged != x->se.cc_charge);
             CHECK(find_ev("roll", "pursuit") != NULL);
             CHECK_EQ(s->pc[u].sp, x->p[u].sp);   /* the target was not attacked */
             CHECK_EQ(s->pc[u].hex, t);

@@ -39,6 +39,7 @@ typedef struct bar_series {
     int8_t end_turn_pct;       /* each box past the ETN: this % chance the turn ends */
     int8_t cc_disordered, cc_shaken, cc_attack_column, cc_leader;  /* CV modifiers */
     int8_t cc_charge;          /* CV modifier of charging cavalry */
+    int8_t cc_countercharged;  /* CV modifier of a charger met by a Countercharge (2.3b, ours) */
     int8_t pursuit_pp_per_sp;  /* Pursuit Points that ride down one SP */
     int8_t fire_disordered_halved;   /* 1: Disordered or Shaken firers are halved */
     char rally_letter, recover_letter, fire_letter_default, cc_letter;

@@ -56,6 +56,7 @@ int bar_series_load(bar_series *out, const char *path, mk_error *err)
         {"cc_attack_column", offsetof(bar_series, cc_attack_column), -9, 9, 1},
         {"cc_leader", offsetof(bar_series, cc_leader), 0, 1, 1},
         {"cc_charge", offsetof(bar_series, cc_charge), -9, 9, 1},
+        {"cc_countercharged", offsetof(bar_series, cc_countercharged), -9, 9, 1},
         {"pursuit_pp_per_sp", offsetof(bar_series, pursuit_pp_per_sp), 0, 20, 1},
         {"fire_disordered_halved", offsetof(bar_series, fire_disordered_halved), 0, 1, 1},
     };

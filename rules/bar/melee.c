@@ -525,8 +525,9 @@ int bar_apply_rbcc(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_e
  * - Countercharge: an enemy cavalry unit has made its charge movement (and
  *   its Disorder Check, 2.3a) against a hex; before the defender's Retreat
  *   Before Close Combat, the reactive side may meet it with a cavalry unit.
- *   The countercharger makes its charge movement and check; the two
- *   charges cancel (neither has cc_charge): the charger's Close Combat is
+ *   The countercharger makes its charge movement and check; the charger
+ *   has cc_countercharged instead of cc_charge (series.json: 0, the two
+ *   charges cancel): the charger's Close Combat is
  *   against the countercharger's hex instead of its target, and a charger
  *   that wins may pursue (6.7); the countercharger does not pursue.
  * - Opportunity Charge (6.2d C: "Any such advance is subject to Op Fire
@@ -645,7 +646,7 @@ int bar_apply_xcharge(bar_state *s, const mk_scenario *sc, const mk_action *a, m
         mk_hex ch = s->pc[c].hex;
         bool woods = x->map.terrain[ch] == BAR_T_WOODS || x->map.terrain[ch] == BAR_T_MARSH_WOODS;
         unsigned side = bar_hexside(&x->map, s->pc[i].hex, ch);
-        int loser = resolve(s, sc, i, ch, 0, ev);   /* the charges cancel */
+        int loser = resolve(s, sc, i, ch, x->se.cc_countercharged, ev);   /* (0: the charges cancel) */
         if ((loser == 1 || loser == 2) && bar_pursuit_allowed(bar_light_of(s->turn), woods) &&
             !(side & (BAR_HS_HEDGEROW | BAR_HS_CREEK)) && bar_alive(s, i))
             pursuit(s, sc, i, ch, c, ev);
