@@ -1,7 +1,8 @@
 /* test_bar_cavalry.c - the Monmouth (BAR) game's cavalry procedures with
  * forced dice, each test named by the section it checks: Countercharge and
  * Opportunity Charge (2.3b: the procedure is ours, docs/bar.md), mounting
- * and dismounting (7.4a C) and the Mounted Jaegers (4.1b E). Positions are
+ * and dismounting (7.4a C), the Mounted Jaegers (4.1b E), and the Skirmish
+ * limit (2.6a) with the Jaeger Corps' exception (7.4a J). Positions are
  * built as in test_bar_play.c: every piece off the map, then the test
  * places the ones it needs. */
 #include "bar_fixture.h"
@@ -483,6 +484,163 @@ static void test_4_1b_e_mounted_jaegers(void)
     back_to_scenario_1();
 }
 
+/* A straight open, level line of len + 1 hexes on the east sheet, no
+ * hexside between them, into path; false if none. */
+static bool line_of(mk_hex *path, int len)
+{
+    const mk_grid *g = &sc->map.grid;
+    for (mk_hex h = (mk_hex)(mk_grid_size(g) - 1); h >= 0; h--) {
+        for (int d = 0; d < 6; d++) {
+            path[0] = h;
+            int k = 1;
+            for (; k <= len; k++) {
+                path[k] = mk_hex_neighbor(g, path[k - 1], d);
+                if (!open_hex(path[k]) || bar_hexside(&x->map, path[k - 1], path[k]) ||
+                    x->map.elevation[path[k]] != x->map.elevation[h])
+                    break;
+            }
+            if (k > len && open_hex(h))
+                return true;
+        }
+    }
+    return false;
+}
+
+/* An open hex at least `far` hexes from every hex of path[0..len]. */
+static mk_hex away_from(const mk_hex *path, int len, int far)
+{
+    const mk_grid *g = &sc->map.grid;
+    for (mk_hex h = (mk_hex)(mk_grid_size(g) - 1); h >= 0; h--) {
+        bool ok = open_hex(h);
+        for (int k = 0; k <= len && ok; k++)
+            ok = mk_hex_distance(g, h, path[k]) >= far && mk_hex_distance(g, h, path[k]) <= far + 3;
+        if (ok)
+            return h;
+    }
+    return MK_NO_HEX;
+}
+
+static int move_to(const char *unit, mk_hex h)
+{
+    char js[160], l[MK_HEX_LABEL_MAX];
+    snprintf(js, sizeof js, "{\"type\":\"move\",\"unit\":\"%s\",\"path\":[\"%s\"]}", unit,
+             mk_hex_label(&sc->map.grid, h, l));
+    return act(js);
+}
+
+/* 2.6a: a unit in Skirmish formation uses only 2 MPs in a Movement Segment
+ * at whose start or end it is not within 2 hexes of a friendly non-Routed
+ * combat unit: alone, or with a friend near only its start or only its
+ * end, the move past 2 MPs is refused; with one near both, allowed. */
+static void test_2_6a_skirmish_limit(void)
+{
+    const mk_grid *g = &sc->map.grid;
+    mk_hex path[4];
+    CHECK(line_of(path, 3));
+    if (!line_of(path, 3))
+        return;
+    mk_hex far = away_from(path, 3, 4);
+    CHECK(far != MK_NO_HEX);
+    /* a friend's hex: near both (next to path[1] and path[2]), near the
+     * start only, near the end only */
+    mk_hex both = MK_NO_HEX, start = MK_NO_HEX, end = MK_NO_HEX;
+    for (int d = 0; d < 6; d++) {
+        mk_hex h = mk_hex_neighbor(g, path[1], d);
+        if (open_hex(h) && mk_hex_adjacent(g, h, path[2]))
+            both = h;
+        h = mk_hex_neighbor(g, path[0], d);
+        if (open_hex(h) && mk_hex_distance(g, h, path[3]) >= 3)
+            start = h;
+        h = mk_hex_neighbor(g, path[3], d);
+        if (open_hex(h) && mk_hex_distance(g, h, path[0]) >= 3)
+            end = h;
+    }
+    CHECK(both != MK_NO_HEX && start != MK_NO_HEX && end != MK_NO_HEX);
+    const mk_hex friends[4] = {MK_NO_HEX, both, start, end};
+    int u = pid("A/1 Lt"), cost2 = 0;
+    for (int f = 0; f < 4; f++) {
+        char l0[MK_HEX_LABEL_MAX], lf[MK_HEX_LABEL_MAX], lfar[MK_HEX_LABEL_MAX];
+        empty(3);   /* (past 7.1a's first three turns) */
+        mk_hex_label(g, path[0], l0);
+        place("HC", l0, BAR_FM_LINE, 90);
+        place("5th/COR", l0, BAR_FM_LINE, 90);
+        place("A/1 Lt", l0, BAR_FM_SKIRMISH, 90);
+        place("63/5th", mk_hex_label(g, far, lfar), BAR_FM_LINE, 90);   /* (5th's unit, far off) */
+        if (friends[f] != MK_NO_HEX)
+            place("B/1 Lt", mk_hex_label(g, friends[f], lf), BAR_FM_LINE, 90);
+        s->side = BAR_BRITISH;
+        CHECK_EQ(act("{\"type\":\"activate\",\"command\":\"5th\"}"), 0);
+        CHECK(s->pc[u].mp >= 6);
+        CHECK_EQ(move_to("A/1 Lt", path[1]), 0);
+        CHECK_EQ(move_to("A/1 Lt", path[2]), 0);
+        cost2 = s->pc[u].spent;
+        CHECK_EQ(cost2, 4);   /* 2 MPs */
+        if (f == 1)
+            CHECK_EQ(move_to("A/1 Lt", path[3]), 0);
+        else
+            CHECK(move_to("A/1 Lt", path[3]) != 0);
+    }
+    /* not in Skirmish: no such limit */
+    empty(3);
+    char l0[MK_HEX_LABEL_MAX], lfar[MK_HEX_LABEL_MAX];
+    place("HC", mk_hex_label(g, path[0], l0), BAR_FM_LINE, 90);
+    place("5th/COR", l0, BAR_FM_LINE, 90);
+    place("A/1 Lt", l0, BAR_FM_MARCH_COLUMN, 90);
+    place("63/5th", mk_hex_label(g, far, lfar), BAR_FM_LINE, 90);
+    s->side = BAR_BRITISH;
+    CHECK_EQ(act("{\"type\":\"activate\",\"command\":\"5th\"}"), 0);
+    for (int k = 1; k <= 3; k++)
+        CHECK_EQ(move_to("A/1 Lt", path[k]), 0);
+}
+
+/* 7.4a J: a Jaeger Corps unit in Skirmish, activated with Wurmb's Command,
+ * beginning and ending in his LOC (his Command Range, 4), need not stay
+ * within 2 hexes of a formed unit; out of his LOC, or a unit not of the
+ * Jaeger Corps in the same activation, the 2.6a limit applies. */
+static void test_7_4a_j_jaeger_corps(void)
+{
+    if (!use_scenario("4-general-engagement"))
+        return;
+    const mk_grid *g = &sc->map.grid;
+    mk_hex path[6];
+    CHECK(line_of(path, 5));
+    if (!line_of(path, 5)) {
+        back_to_scenario_1();
+        return;
+    }
+    int w = pid("JC/KNY");
+    mk_hex far = away_from(path, 5, 3);
+    char l0[MK_HEX_LABEL_MAX], lfar[MK_HEX_LABEL_MAX];
+    mk_hex_label(g, path[0], l0);
+    mk_hex_label(g, far, lfar);
+    empty(0);
+    place("JC/KNY", l0, BAR_FM_LINE, 90);
+    place("Chas/Jag", l0, BAR_FM_SKIRMISH, 90);
+    activate_jc();
+    CHECK_EQ(x->p[w].range, 4);
+    int u = pid("Chas/Jag");
+    CHECK(s->pc[u].more & BM_JC_LOC);
+    CHECK(!(s->pc[u].more & BM_SK_NEAR));   /* alone */
+    for (int k = 1; k <= 4; k++)   /* past 2 MPs, in Wurmb's range */
+        CHECK_EQ(move_to("Chas/Jag", path[k]), 0);
+    CHECK(s->pc[u].spent > 4);
+    CHECK(s->pc[u].mp >= 2);
+    CHECK(move_to("Chas/Jag", path[5]) != 0);   /* 5 hexes from Wurmb */
+    /* A/1 Lt (not of the Jaeger Corps) in Wurmb's activation: 2.6a */
+    empty(0);
+    place("JC/KNY", l0, BAR_FM_LINE, 90);
+    place("A/1 Lt", l0, BAR_FM_SKIRMISH, 90);
+    place("Chas/Jag", lfar, BAR_FM_SKIRMISH, 90);   /* (JC's unit, far off) */
+    activate_jc();
+    int a = pid("A/1 Lt");
+    CHECK(bar_piece_active(s, sc, a));
+    CHECK(!(s->pc[a].more & BM_JC_LOC));
+    CHECK_EQ(move_to("A/1 Lt", path[1]), 0);
+    CHECK_EQ(move_to("A/1 Lt", path[2]), 0);
+    CHECK(move_to("A/1 Lt", path[3]) != 0);
+    back_to_scenario_1();
+}
+
 int main(void)
 {
     if (!bar_fixture_load())
@@ -492,6 +650,8 @@ int main(void)
     test_2_3b_scm_prohibition();
     test_7_4a_c_mounting();
     test_4_1b_e_mounted_jaegers();
+    test_2_6a_skirmish_limit();
+    test_7_4a_j_jaeger_corps();
     mk_scenario_free(sc);
     return check_done("test_bar_cavalry");
 }

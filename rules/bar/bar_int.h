@@ -87,6 +87,7 @@ typedef struct bar_ext {
     bool sw_clinton, sw_lee, sw_laf, sw_ste, sw_nj, sw_exit_west, sw_off_map, sw_det[2];
     int sw_guard_turn, sw_relief_turn;   /* turns, -1 none */
     int16_t pc_lee, pc_gw, pc_way, pc_laf, pc_ste;   /* pieces, -1 if absent */
+    int16_t org_jc;            /* 7.4a J: the Jaeger Corps (oob org), -1 */
     /* evaluate.c's tables (bar_eval_prepare): each hex's neighbours
      * (mk_hex_neighbor's, MK_NO_HEX off the map), the distance from each
      * hex to the rally hexes and the objectives of 7.1d C, E, B and 7.3d B
@@ -146,6 +147,8 @@ enum {
     BM_GUARD = 1 << 3,     /* the baggage train guard (7.4a F i) */
     BM_OFFMAP = 1 << 4,    /* off the map by W0114/W0124 (3.4c), back from turn `back` */
     BM_DISMOUNTED = 1 << 5,   /* a unit with a mounted mode is dismounted (4.1b E, 7.4a C) */
+    BM_SK_NEAR = 1 << 6,   /* 2.6a: began the activation within 2 hexes of a friendly formed unit */
+    BM_JC_LOC = 1 << 7,    /* 7.4a J: a Jaeger Corps unit that began Wurmb's activation in his LOC */
 };
 
 /* Phases. */
@@ -323,6 +326,7 @@ int bar_apply_move(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_e
 int bar_move_cost(const bar_state *s, const mk_scenario *sc, int i, mk_hex to, int *road_left);
 int bar_stack_limit(const bar_state *s, const mk_scenario *sc, mk_hex h, int extra, int extra_form);
 void bar_end_movement(bar_state *s, const mk_scenario *sc, mk_events *ev);
+void bar_skirmish_start(bar_state *s, const mk_scenario *sc);   /* 2.6a, 7.4a J: at an activation's start */
 
 /* fire.c */
 int bar_legal_fire(const bar_state *s, const mk_scenario *sc, const mk_action *want, mk_action *out,

@@ -157,6 +157,73 @@ static bool nj_holds(const bar_state *s, const mk_scenario *sc, int i)
            !strcmp(x->oob.org[x->p[i].org].id, "NJB");
 }
 
+/* --- 2.6a Skirmish units stay within 2 hexes of friendly units; 7.4a J
+ * the Jaeger Corps' exception --------------------------------------------
+ *
+ * 2.6a: a unit in Skirmish formation may use only 2 MPs in a Movement
+ * Segment at whose start or end it is not within 2 hexes of a friendly
+ * non-Routed combat unit. The start is recorded at the activation's start
+ * (BM_SK_NEAR; a unit off the map then is judged at the end alone: ours);
+ * the end, on each move that takes it past 2 MPs: that move must end
+ * within 2 hexes of one (ours: the friendly units where they stand then).
+ * 7.4a J: a Jaeger Corps unit is exempt when activated in Wurmb's
+ * activation, beginning it (BM_JC_LOC) and ending it in Wurmb's LOC (ours:
+ * within his Command Range, as an Independent's activation reads it). */
+static bool friend_near(const bar_state *s, const mk_scenario *sc, int i, mk_hex h)
+{
+    const bar_ext *x = bar_x(sc);
+    for (int j = 0; j < s->npieces; j++)
+        if (j != i && s->pc[j].hex != MK_NO_HEX && x->p[j].side == x->p[i].side && !bar_is_leader(&x->p[j]) &&
+            !(s->pc[j].status & BS_ROUTED) && mk_hex_distance(&sc->map.grid, s->pc[j].hex, h) <= 2)
+            return true;
+    return false;
+}
+
+/* The 7.4a J leader (Wurmb) when unit i is a Jaeger Corps unit in his
+ * activation, else -1. */
+static int jc_leader(const bar_state *s, const mk_scenario *sc, int i)
+{
+    const bar_ext *x = bar_x(sc);
+    if (x->org_jc < 0 || s->org != x->org_jc || x->p[i].org != x->org_jc)
+        return -1;
+    int l = bar_org_leader(sc, x->org_jc);
+    return l >= 0 && bar_alive(s, l) && s->pc[l].hex != MK_NO_HEX ? l : -1;
+}
+
+static bool in_jc_loc(const bar_state *s, const mk_scenario *sc, int l, mk_hex h)
+{
+    return mk_hex_distance(&sc->map.grid, s->pc[l].hex, h) <= bar_x(sc)->p[l].range;
+}
+
+void bar_skirmish_start(bar_state *s, const mk_scenario *sc)
+{
+    const bar_ext *x = bar_x(sc);
+    for (int i = 0; i < s->npieces; i++) {
+        bar_pc *p = &s->pc[i];
+        p->more &= (uint8_t)~(BM_SK_NEAR | BM_JC_LOC);
+        if (bar_is_leader(&x->p[i]) || !bar_piece_active(s, sc, i))
+            continue;
+        if (p->hex == MK_NO_HEX || friend_near(s, sc, i, p->hex))
+            p->more |= BM_SK_NEAR;
+        int l = jc_leader(s, sc, i);
+        if (l >= 0 && p->hex != MK_NO_HEX && in_jc_loc(s, sc, l, p->hex))
+            p->more |= BM_JC_LOC;
+    }
+}
+
+/* May Skirmisher i, having spent its MPs so far, spend `cost` more half MPs
+ * to enter `to` (2.6a, 7.4a J)? */
+static bool skirmish_may(const bar_state *s, const mk_scenario *sc, int i, mk_hex to, int cost)
+{
+    const bar_pc *p = &s->pc[i];
+    if (p->form != BAR_FM_SKIRMISH || p->spent + cost <= 4)
+        return true;   /* (2 MPs, in half MPs) */
+    if ((p->more & BM_SK_NEAR) && friend_near(s, sc, i, to))
+        return true;
+    int l = jc_leader(s, sc, i);
+    return l >= 0 && (p->more & BM_JC_LOC) && in_jc_loc(s, sc, l, to);   /* 7.4a J */
+}
+
 static bool can_move(const bar_state *s, const mk_scenario *sc, int i)
 {
     const bar_pc *p = &s->pc[i];
@@ -256,6 +323,8 @@ int bar_legal_move(const bar_state *s, const mk_scenario *sc, const mk_action *w
                 continue;   /* 4.1a B: a Disordered Grenadiere spends at most 3 MPs */
             if (!fits(s, o, sc, i, to, p->form))
                 continue;
+            if (!bar_is_leader(pi) && !skirmish_may(s, sc, i, to, c < 0 ? p->mp : c))
+                continue;   /* 2.6a, 7.4a J */
             n = add(out, n, cap, (mk_action){.type = BA_MOVE, .cost = (uint8_t)(c < 0 ? p->mp : c), .npath = 1,
                                              .unit = (int16_t)i, .other = -1, .target = -1, .path = {to}});
         }

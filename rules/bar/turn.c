@@ -316,6 +316,7 @@ int bar_apply_activate(bar_state *s, const mk_scenario *sc, const mk_action *a, 
     }
     s->phase = BP_MOVE;
     set_activation_mp(s, sc);
+    bar_skirmish_start(s, sc);
     if (lee && !s->in_command && leader_ready(s, l))
         bar_lee_ooc_penalty(s, sc, org, ev);   /* 3.2b G iv */
     (void)err;
