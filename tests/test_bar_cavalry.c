@@ -17,6 +17,22 @@ static int count(int type, int unit, mk_action *list, int *n)
     return k;
 }
 
+/* Every listed action of a type prints as JSON and parses back to itself
+ * (the protocol's round trip). */
+static void round_trip(int type, const mk_action *list, int n)
+{
+    for (int j = 0; j < n; j++) {
+        if (list[j].type != type)
+            continue;
+        json_t *o = sc->rs->action_json(s, sc, &list[j]);
+        mk_action back;
+        mk_error err = {0};
+        CHECK_EQ(sc->rs->action_parse(s, sc, o, &back, &err), 0);
+        CHECK(mk_action_equal(&back, &list[j]));
+        json_decref(o);
+    }
+}
+
 static bool open_hex(mk_hex h)
 {
     return h != MK_NO_HEX && x->map.terrain[h] == BAR_T_OPEN && !mk_hex_on_map_edge(&sc->map.grid, h);
@@ -103,6 +119,7 @@ static void test_2_3b_countercharge(void)
         int nl;
         CHECK_EQ(count(BA_COUNTERCHARGE, -1, list, &nl), 2);   /* none, or SCLH */
         CHECK_EQ(nl, 2);
+        round_trip(BA_COUNTERCHARGE, list, nl);
         if (meet) {
             /* 99: the loser (SCLH) loses and retreats, its check 99; the
              * charger pursues: die 9, the Recall 99 */
@@ -182,6 +199,8 @@ static void test_2_3b_opportunity_charge(void)
         mk_action list[MK_MAX_ACTIONS];
         int nl;
         CHECK_EQ(count(BA_OPCHARGE, am, list, &nl), 1);
+        CHECK_EQ(count(BA_OPCHARGE, -1, list, &nl), 2);
+        round_trip(BA_OPCHARGE, list, nl);
         CHECK_EQ(count(BA_MOVE, -1, list, &nl), 0);   /* the British wait */
         int mp = s->pc[u].mp;
         if (charge) {
@@ -324,6 +343,7 @@ static void test_7_4a_c_mounting(void)
     CHECK(bar_mounted(s, sc, cav) && bar_charges(s, sc, cav));
     CHECK_EQ(bar_fire_row_now(s, sc, cav), -1);
     CHECK_EQ(count(BA_MOUNT, cav, list, &nl), 5 * 12);
+    round_trip(BA_MOUNT, list, nl);
     for (int j = 0; j < nl; j++)
         if (list[j].type == BA_MOUNT) {
             CHECK_EQ(list[j].flags, 0);
@@ -375,6 +395,7 @@ static void test_7_4a_c_mounting(void)
     activate_jc();
     CHECK_EQ(s->pc[cav].mp, 8);   /* 4 MPs */
     CHECK_EQ(count(BA_MOUNT, cav, list, &nl), 12);
+    round_trip(BA_MOUNT, list, nl);
     CHECK_EQ(act("{\"type\":\"mount\",\"unit\":\"16 Da\",\"mounted\":true,\"formation\":\"cavalry\",\"facing\":90}"), 0);
     CHECK(find_ev("mount", NULL) != NULL);
     CHECK(bar_mounted(s, sc, cav) && bar_charges(s, sc, cav));
@@ -645,6 +666,8 @@ int main(void)
 {
     if (!bar_fixture_load())
         return check_done("test_bar_cavalry");
+    CHECK(sizeof(bar_state) <= 4096);   /* the pending charge and the mode bits fit */
+    CHECK_EQ(sc->rs->state_size, sizeof(bar_state));
     test_2_3b_countercharge();
     test_2_3b_opportunity_charge();
     test_2_3b_scm_prohibition();

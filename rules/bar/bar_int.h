@@ -206,6 +206,7 @@ typedef struct bar_state {
     int8_t level;          /* bar_level */
     bar_pc pc[BAR_MAX_PIECES];
 } bar_state;
+_Static_assert(sizeof(bar_state) <= 4096, "the Monmouth state must stay within 4 KiB");
 
 /* Action types. */
 enum {
