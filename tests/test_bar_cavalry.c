@@ -364,6 +364,14 @@ static void test_7_4a_c_mounting(void)
     CHECK_EQ(bar_move_class_now(s, sc, cav), BAR_MV_LINE);
     CHECK_EQ(bar_fire_row_now(s, sc, cav), BAR_FR_FOOT);   /* British: Foot */
     CHECK(act("{\"type\":\"mount\",\"unit\":\"16 Da\",\"mounted\":true,\"formation\":\"cavalry\",\"facing\":300}") != 0);
+    {   /* ours: dismounted, it routs as infantry (2.5 C: 4 hexes, not 6) */
+        bar_state keep = *s;
+        mk_events_init(&ev, evs, 512);
+        bar_rout_unit(s, sc, cav, &ev);
+        const mk_event *r = find_ev("rout_retreat", NULL);
+        CHECK(r && r->value == x->se.rout_hexes[0] && x->se.rout_hexes[0] != x->se.rout_hexes[1]);
+        *s = keep;
+    }
     /* it fires in the Fire Combat Segment, as Foot infantry */
     CHECK_EQ(act("{\"type\":\"next\"}"), 0);
     CHECK_EQ(s->phase, BP_FIRE);
@@ -454,6 +462,14 @@ static void test_4_1b_e_mounted_jaegers(void)
     CHECK_EQ(s->pc[mj].mp, 14);   /* 7 MPs */
     CHECK_EQ(bar_move_class_now(s, sc, mj), BAR_MV_CAVALRY);
     CHECK_EQ(bar_fire_row_now(s, sc, mj), -1);
+    {   /* ours: mounted, it routs as cavalry (6 hexes) */
+        bar_state keep = *s;
+        mk_events_init(&ev, evs, 512);
+        bar_rout_unit(s, sc, mj, &ev);
+        const mk_event *r = find_ev("rout_retreat", NULL);
+        CHECK(r && r->value == x->se.rout_hexes[1]);
+        *s = keep;
+    }
     count(BA_FORM, mj, list, &nl);
     bool skirmish = false, square = false;
     for (int j = 0; j < nl; j++)
