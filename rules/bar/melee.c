@@ -11,7 +11,9 @@
  * attack across a creek or hedgerow (5.3b-c: no Charge); the loser retreats
  * a hex Disordered and takes a Morale Check (a hex that cannot retreat
  * loses an SP instead), and a victorious attacker advances into an emptied
- * hex. Routed defenders alone in the hex are overrun (eliminated). */
+ * hex. Routed defenders alone in the hex are overrun (eliminated).
+ * Also the reactive side's Countercharge and Opportunity Charge (2.3b; the
+ * procedure is ours, at the end of the file). */
 #include <string.h>
 
 #include "rules/bar/bar_int.h"

@@ -4,9 +4,10 @@
  * three hexes of major road, two with minor road, per 1/2 MP; 1/2 MP a hex at
  * Night), formation and facing changes, reinforcements entering (7.0c),
  * stacking in SPs by formation (2.1c-d, TEC), one cavalry unit a hex (2.3),
- * zones of control (a unit entering an enemy's front hex stops), and the
+ * zones of control (a unit entering an enemy's front hex stops), the
  * Disorder Check (A) of a Line entering non-clear terrain (Series 8.7,
- * named by 5.2-5.3).
+ * named by 5.2-5.3), mounting and dismounting (4.1b E, 7.4a C), and the
+ * Skirmish 2-hex limit (2.6a) with the Jaeger Corps' exception (7.4a J).
  *
  * Ours (docs/bar.md): Line and General Order move only into their front
  * hexes and keep their facing; other formations and leaders move any way
