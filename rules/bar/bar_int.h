@@ -41,6 +41,7 @@ typedef struct bar_series {
     int8_t end_turn_pct;       /* each box past the ETN: this % chance the turn ends */
     int8_t cc_disordered, cc_shaken, cc_attack_column, cc_leader;  /* CV modifiers */
     int8_t cc_charge;          /* CV modifier of charging cavalry */
+    int8_t cc_countercharged;  /* CV modifier of a charger met by a Countercharge (2.3b, ours) */
     int8_t pursuit_pp_per_sp;  /* Pursuit Points that ride down one SP */
     int8_t fire_disordered_halved;   /* 1: Disordered or Shaken firers are halved */
     char rally_letter, recover_letter, fire_letter_default, cc_letter;
@@ -60,6 +61,7 @@ typedef struct bar_pinfo {
     int8_t entry_mp_half;      /* MP limit on the entry turn, -1 none */
     int8_t form0, face0;       /* set-up formation (BAR_FM_*) and facing (0-11) */
     bool hook_left0;           /* set up in Hook (7.1a B, 7.2a B, ...): bent to the left */
+    int8_t mode;               /* BAR_MODE_*: the order of battle's (4.1b E: MtdJ mounted) */
     /* leaders */
     int8_t role, cr, initiative, range, er_bonus, cv_bonus, wan, loss_value;
     char loss_set;
@@ -88,6 +90,7 @@ typedef struct bar_ext {
     bool sw_clinton, sw_lee, sw_laf, sw_ste, sw_nj, sw_exit_west, sw_off_map, sw_det[2];
     int sw_guard_turn, sw_relief_turn;   /* turns, -1 none */
     int16_t pc_lee, pc_gw, pc_way, pc_laf, pc_ste;   /* pieces, -1 if absent */
+    int16_t org_jc;            /* 7.4a J: the Jaeger Corps (oob org), -1 */
     /* evaluate.c's tables (bar_eval_prepare): each hex's neighbours
      * (mk_hex_neighbor's, MK_NO_HEX off the map), the distance from each
      * hex to the rally hexes and the objectives of 7.1d C, E, B and 7.3d B
@@ -137,6 +140,7 @@ typedef struct bar_pc {
     int8_t spent;          /* half MPs spent this activation (2.7, 2.8, 4.1a B) */
     uint8_t more;          /* BM_* */
     int8_t ctr;            /* a replacement leader: his Leader Loss counter + 1 (2.4b) */
+    uint8_t shape;         /* BSH_* (in what was the struct's padding byte) */
     int16_t back;          /* 3.4c: the first turn it may re-enter */
 } bar_pc;
 bool bar_offmap_exit_hex(const mk_scenario *sc, mk_hex h);
@@ -146,7 +150,13 @@ enum {
     BM_EXITED = 1 << 2,    /* left the map (7.1a A, 7.2d B, 7.3d C, 7.4d C) */
     BM_GUARD = 1 << 3,     /* the baggage train guard (7.4a F i) */
     BM_OFFMAP = 1 << 4,    /* off the map by W0114/W0124 (3.4c), back from turn `back` */
-    BM_HOOK_LEFT = 1 << 5, /* in Hook (BAR_FM_HOOK): the bent end is to the left (else the right) */
+    BM_DISMOUNTED = 1 << 5,   /* a unit with a mounted mode is dismounted (4.1b E, 7.4a C) */
+    BM_SK_NEAR = 1 << 6,   /* 2.6a: began the activation within 2 hexes of a friendly formed unit */
+    BM_JC_LOC = 1 << 7,    /* 7.4a J: a Jaeger Corps unit that began Wurmb's activation in his LOC */
+};
+/* bar_pc.shape: the formation's geometry beyond its BAR_FM_* value. */
+enum {
+    BSH_HOOK_LEFT = 1 << 0, /* in Hook (BAR_FM_HOOK): the bent end is to the left (else the right) */
 };
 
 /* Phases. */
@@ -187,6 +197,13 @@ typedef struct bar_state {
     int16_t rb_unit;       /* -1: none */
     mk_hex rb_target;
     uint8_t rb_flags;
+    /* a charge the reactive side's cavalry may make mid-activation (2.3b;
+     * the procedure is ours, docs/bar.md): BX_COUNTER, the charger cx_unit
+     * charging hex cx_target may be Countercharged; BX_OPPORTUNITY, the
+     * mover cx_unit may be Opportunity Charged in its hex */
+    uint8_t cx_kind;
+    int16_t cx_unit;       /* -1: none */
+    mk_hex cx_target;
     /* 2.2d D: a unit that has just made Road Movement into a hex the
      * reactive artillery may fire at: the reactive side's decision */
     int16_t det[2];        /* 3.3, 4.3: the Detachment Leader's piece, -1 none */
@@ -197,12 +214,18 @@ typedef struct bar_state {
     int8_t level;          /* bar_level */
     bar_pc pc[BAR_MAX_PIECES];
 } bar_state;
+_Static_assert(sizeof(bar_state) <= 4096, "the Monmouth state must stay within 4 KiB");
 
 /* Action types. */
 enum {
     BA_NONE, BA_ACTIVATE, BA_NEXT, BA_MOVE, BA_FACE, BA_FORM, BA_ENTER, BA_FIRE, BA_CC,
-    BA_SNIPE, BA_ROUT, BA_EXIT, BA_GUARD, BA_RBCC, BA_OPFIRE, BA_DETACH, BA_COUNT
+    BA_SNIPE, BA_ROUT, BA_EXIT, BA_GUARD, BA_RBCC, BA_OPFIRE, BA_DETACH,
+    BA_COUNTERCHARGE,   /* the reactive side: a cavalry unit (or none) meets a Charge (2.3b) */
+    BA_OPCHARGE,        /* the reactive side: a cavalry unit (or none) charges a mover (2.3b, 6.2d C) */
+    BA_MOUNT,           /* mount (flags 1) or dismount (0): target formation, other facing (4.1b E, 7.4a C) */
+    BA_COUNT
 };
+enum { BX_COUNTER = 1, BX_OPPORTUNITY = 2 };
 enum { BAF_WING = 1,     /* BA_ACTIVATE: try a Wing Activation (2.4a) */
        BAF_CHARGE = 2,    /* BA_CC: a cavalry Charge (2.3), path[0] its end hex */
        BAF_HOOK_LEFT = 4 };   /* BA_FORM to BAR_FM_HOOK: bend the left end (else the right) */
@@ -264,6 +287,13 @@ bool bar_in_ezoc(const bar_state *s, const mk_scenario *sc, int side, mk_hex h);
 int bar_bearing12(const mk_grid *g, mk_hex a, mk_hex b);   /* 0-11 */
 int bar_dir_step(int dir);                                 /* core direction -> 0-11 */
 int bar_move_class_of(const bar_pinfo *p, int form);
+/* Mounted and dismounted modes (Monmouth 4.1b E, 7.4a C): */
+bool bar_has_modes(const mk_scenario *sc, int i);             /* cavalry, MtdJ */
+bool bar_mounted(const bar_state *s, const mk_scenario *sc, int i);
+bool bar_charges(const bar_state *s, const mk_scenario *sc, int i);   /* mounted cavalry */
+int bar_ma_half(const bar_state *s, const mk_scenario *sc, int i);    /* its MA now */
+int bar_move_class_now(const bar_state *s, const mk_scenario *sc, int i);
+int bar_fire_row_now(const bar_state *s, const mk_scenario *sc, int i);   /* -1: does not fire */
 bool bar_piece_active(const bar_state *s, const mk_scenario *sc, int i);
 int bar_org_leader(const mk_scenario *sc, int org);
 int bar_check_target(const bar_state *s, const mk_scenario *sc, int i, int mod);
@@ -316,6 +346,7 @@ int bar_apply_move(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_e
 int bar_move_cost(const bar_state *s, const mk_scenario *sc, int i, mk_hex to, int *road_left);
 int bar_stack_limit(const bar_state *s, const mk_scenario *sc, mk_hex h, int extra, int extra_form);
 void bar_end_movement(bar_state *s, const mk_scenario *sc, mk_events *ev);
+void bar_skirmish_start(bar_state *s, const mk_scenario *sc);   /* 2.6a, 7.4a J: at an activation's start */
 
 /* fire.c */
 int bar_legal_fire(const bar_state *s, const mk_scenario *sc, const mk_action *want, mk_action *out,
@@ -337,6 +368,9 @@ int bar_apply_cc(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_eve
 mk_hex bar_charge_end(const bar_state *s, const mk_scenario *sc, int i, mk_hex target);
 int bar_legal_rbcc(const bar_state *s, const mk_scenario *sc, mk_action *out, int cap);
 int bar_apply_rbcc(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_events *ev);
+bool bar_opcharge_offered(bar_state *s, const mk_scenario *sc, int mover);
+int bar_legal_xcharge(const bar_state *s, const mk_scenario *sc, mk_action *out, int cap);
+int bar_apply_xcharge(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_events *ev);
 
 /* evaluate.c: the tables, at scenario preparation; the evaluate hook */
 void bar_eval_prepare(bar_ext *x, const mk_grid *g);

@@ -236,7 +236,7 @@ void bar_lee_ooc_penalty(bar_state *s, const mk_scenario *sc, int org, mk_events
         bar_rout now = !(p->status & BS_ROUTED) ? BAR_ROUT_NONE
                        : (p->more & BM_VOL_ROUT) ? BAR_ROUT_VOLUNTARY
                                                  : BAR_ROUT_INVOLUNTARY;
-        bar_lee_ooc(die, x->p[i].mp_half / 2, now, &eff);
+        bar_lee_ooc(die, bar_ma_half(s, sc, i) / 2, now, &eff);
         e->text = eff.kind == BAR_OOC_HALF_MP ? "half MPs"
                   : eff.kind == BAR_OOC_LIMITED ? "limited activation"
                   : eff.kind == BAR_OOC_NO_MP   ? "no MPs"
@@ -304,7 +304,7 @@ int bar_legal_snipe(const bar_state *s, const mk_scenario *sc, mk_action *out, i
     for (int i = 0; i < s->npieces && n < cap; i++) {
         const bar_pc *p = &s->pc[i];
         if (!is_rifle(&x->p[i]) || p->hex == MK_NO_HEX || (p->status & BS_ROUTED) || !bar_piece_active(s, sc, i) ||
-            s->nsnipe >= 16)
+            s->nsnipe >= 16 || bar_mounted(s, sc, i))   /* (the Mounted Jaegers mounted do not fire: ours) */
             continue;
         for (int j = 0; j < s->npieces && n < cap; j++) {
             mk_hex h = s->pc[j].hex;

@@ -264,12 +264,13 @@ static double american_value(const bar_state *s, const mk_scenario *sc)
         if (p->status & (BS_SHAKEN | BS_DISORDERED))
             loss[side] += SHAKEN * p->sp;
         int most = x->ch.max_firing[p->form];
-        if (pi->fire_row >= 0 && x->ch.row[pi->fire_row].range > LONG) {
+        int row = bar_fire_row_now(s, sc, i);   /* (mounted or dismounted: 4.1b E, 7.4a C) */
+        if (row >= 0 && x->ch.row[row].range > LONG) {
             if (nlong < MAX_LONG && (most > 0 || p->form == BAR_FM_ARTILLERY_ROAD_COLUMN))
                 lng[nlong++] = (int16_t)i;
-        } else if (pi->fire_row >= 0 && most > 0) {
+        } else if (row >= 0 && most > 0) {
             int sps = p->sp < most ? p->sp : most;
-            float e = x->hits[pi->fire_row][1][sps > BAR_EVAL_SPS ? BAR_EVAL_SPS : sps][BAR_T_OPEN];
+            float e = x->hits[row][1][sps > BAR_EVAL_SPS ? BAR_EVAL_SPS : sps][BAR_T_OPEN];
             if ((p->status & (BS_DISORDERED | BS_SHAKEN)) && x->se.fire_disordered_halved)
                 e *= 0.5f;
             t->fire1 += e;

@@ -42,7 +42,7 @@ static bool can_fire(const bar_state *s, const mk_scenario *sc, int i)
     const bar_ext *x = bar_x(sc);
     const bar_pc *p = &s->pc[i];
     /* the cheap tests first: most pieces are not in the activation */
-    return p->hex != MK_NO_HEX && !bar_is_leader(&x->p[i]) && x->p[i].fire_row >= 0 &&
+    return p->hex != MK_NO_HEX && !bar_is_leader(&x->p[i]) && bar_fire_row_now(s, sc, i) >= 0 &&
            !(p->status & BS_ROUTED) && !(p->flags & BF_FIRED) && bar_max_sps_firing(&x->ch, p->form) > 0 &&
            bar_piece_active(s, sc, i);
 }
@@ -58,7 +58,9 @@ static int strength(const bar_state *s, const mk_scenario *sc, const bar_occ *o,
     *column = -1;
     if (p->hex == MK_NO_HEX || target == MK_NO_HEX)
         return -1;
-    int row = x->p[i].fire_row;
+    int row = bar_fire_row_now(s, sc, i);   /* 4.1b E, 7.4a C */
+    if (row < 0)
+        return -1;
     bool art = bar_fire_row_artillery(row);
     int range = mk_hex_distance(&sc->map.grid, p->hex, target);
     bar_light light = bar_light_of(s->turn);
@@ -125,7 +127,7 @@ int bar_legal_fire(const bar_state *s, const mk_scenario *sc, const mk_action *w
     for (int i = lo; i < hi && n < cap; i++) {
         if (!can_fire(s, sc, i))
             continue;
-        int reach = x->ch.row[x->p[i].fire_row].range;
+        int reach = x->ch.row[bar_fire_row_now(s, sc, i)].range;
         mk_hex seen[64];
         int nseen = 0;
         for (int j = 0; j < s->npieces && n < cap; j++) {
@@ -177,7 +179,7 @@ void bar_resolve_fire(bar_state *s, const mk_scenario *sc, int i, mk_hex target,
     int str = bar_fire_strength_of(s, sc, i, target, &col);
     if (str < 0 || col < 0)
         return;
-    bool art = bar_fire_row_artillery(x->p[i].fire_row);
+    bool art = bar_fire_row_artillery(bar_fire_row_now(s, sc, i));
     int roll = mk_rng_d100(&s->head.rng);
     mk_event *e = bar_ev(ev, "roll", defensive ? "Series (Defensive Fire; our reading: docs/bar.md), Monmouth 6.3-6.4"
                                                : "Monmouth 6.3-6.5 (Fire Combat Table)");
@@ -232,7 +234,7 @@ static bool may_opfire(const bar_state *s, const mk_scenario *sc, int j, int i)
     const bar_ext *x = bar_x(sc);
     const bar_pc *p = &s->pc[j];
     if (p->hex == MK_NO_HEX || x->p[j].kind != BK_ARTILLERY || x->p[j].side == x->p[i].side ||
-        p->form != BAR_FM_ARTILLERY || (p->status & BS_ROUTED) || x->p[j].fire_row < 0)
+        p->form != BAR_FM_ARTILLERY || (p->status & BS_ROUTED) || bar_fire_row_now(s, sc, j) < 0)
         return false;
     for (int k = 0; k < s->nof; k++)
         if (s->of[k][0] == j && s->of[k][1] == i)
@@ -275,8 +277,10 @@ int bar_apply_opfire(bar_state *s, const mk_scenario *sc, const mk_action *a, mk
 {
     int i = s->of_unit;
     s->of_unit = -1;
-    if (a->unit < 0)
+    if (a->unit < 0) {
+        bar_opcharge_offered(s, sc, i);   /* then the Opportunity Charge (melee.c) */
         return 0;
+    }
     s->of[s->nof][0] = a->unit;
     s->of[s->nof][1] = (int16_t)i;
     s->nof++;
@@ -288,8 +292,10 @@ int bar_apply_opfire(bar_state *s, const mk_scenario *sc, const mk_action *a, mk
     bar_pc *p = &s->pc[i];
     if (p->hex == MK_NO_HEX || p->sp < before.sp || p->status != before.status) {
         p->mp = 0;
+        bar_opcharge_offered(s, sc, i);
         return 0;
     }
-    bar_opfire_offered(s, sc, i);
+    if (!bar_opfire_offered(s, sc, i))
+        bar_opcharge_offered(s, sc, i);
     return 0;
 }

@@ -58,6 +58,7 @@ int bar_series_load(bar_series *out, const char *path, mk_error *err)
         {"cc_attack_column", offsetof(bar_series, cc_attack_column), -9, 9, 1},
         {"cc_leader", offsetof(bar_series, cc_leader), 0, 1, 1},
         {"cc_charge", offsetof(bar_series, cc_charge), -9, 9, 1},
+        {"cc_countercharged", offsetof(bar_series, cc_countercharged), -9, 9, 1},
         {"pursuit_pp_per_sp", offsetof(bar_series, pursuit_pp_per_sp), 0, 20, 1},
         {"fire_disordered_halved", offsetof(bar_series, fire_disordered_halved), 0, 1, 1},
     };
@@ -182,6 +183,7 @@ static int prepare(mk_scenario *sc, mk_error *err)
     x->pc_way = (int16_t)mk_scenario_unit(sc, "WAY/LEE");
     x->pc_laf = (int16_t)mk_scenario_unit(sc, "LAF/LEE");
     x->pc_ste = (int16_t)mk_scenario_unit(sc, "STE/GW");
+    x->org_jc = (int16_t)bar_oob_find_org(&x->oob, BAR_BRITISH, "JC");
     if (bar_map_parse(&x->map, &sc->map.grid, json_object_get(sc->json, "map"), err))
         return -1;
     x->first_turn = bar_scenario_first_turn(x->scenario);
@@ -254,6 +256,7 @@ static int prepare(mk_scenario *sc, mk_error *err)
             p->cv = U->cv;
             p->mp_half = U->mp_half;
             p->skirmish = U->skirmish;
+            p->mode = U->mode;
             /* Independents: the text's, the Loyalist Corps and Flank
              * Guards (groups), and units directly under a Wing or the Army
              * (Lt/COR): they activate with a Command (Series 6.4) */
@@ -428,7 +431,7 @@ int bar_hook_arms(const bar_state *s, int i, int b)
     const bar_pc *p = &s->pc[i];
     if (p->form != BAR_FM_HOOK)
         return bar_faces(s, i, b) ? 3 : 0;
-    int bent = (p->facing + (p->more & BM_HOOK_LEFT ? 10 : 2)) % 12;
+    int bent = (p->facing + (p->shape & BSH_HOOK_LEFT ? 10 : 2)) % 12;
     return (within_60(b, p->facing) ? 1 : 0) | (within_60(b, bent) ? 2 : 0);
 }
 
@@ -462,6 +465,73 @@ int bar_move_class_of(const bar_pinfo *p, int form)
     return form == BAR_FM_ATTACK_COLUMN || form == BAR_FM_MARCH_COLUMN || form == BAR_FM_ROAD_COLUMN
                ? BAR_MV_COLUMN
                : BAR_MV_LINE;
+}
+
+/* --- mounted and dismounted (Monmouth 4.1b E, 7.4a C) ------------------- */
+
+/* Cavalry (7.4a C: from 5:00 AM 29 June) and the Mounted Jaegers (4.1b E)
+ * have two modes; BM_DISMOUNTED marks the dismounted one. */
+bool bar_has_modes(const mk_scenario *sc, int i)
+{
+    const bar_pinfo *p = &bar_x(sc)->p[i];
+    return p->kind == BK_CAVALRY || p->mode != BAR_MODE_NONE;
+}
+
+bool bar_mounted(const bar_state *s, const mk_scenario *sc, int i)
+{
+    return bar_has_modes(sc, i) && !(s->pc[i].more & BM_DISMOUNTED);
+}
+
+/* Mounted cavalry: it charges and pursues (2.3), may Retreat Before Close
+ * Combat (2.3f). The Mounted Jaegers mounted do neither and are infantry
+ * for Close Combat (4.1b E); dismounted cavalry is infantry (7.4a C). */
+bool bar_charges(const bar_state *s, const mk_scenario *sc, int i)
+{
+    return bar_x(sc)->p[i].kind == BK_CAVALRY && !(s->pc[i].more & BM_DISMOUNTED);
+}
+
+/* The movement allowance in half MPs: 4.1b E the Mounted Jaegers mounted
+ * 7 MPs (dismounted: the order of battle's); 7.4a C dismounted cavalry 4. */
+int bar_ma_half(const bar_state *s, const mk_scenario *sc, int i)
+{
+    const bar_ext *x = bar_x(sc);
+    const bar_pinfo *p = &x->p[i];
+    if (bar_is_leader(p))
+        return x->se.leader_mp_half;
+    if (p->kind == BK_CAVALRY)
+        return s->pc[i].more & BM_DISMOUNTED ? 2 * 4 : p->mp_half;   /* 7.4a C */
+    if (p->mode != BAR_MODE_NONE && !(s->pc[i].more & BM_DISMOUNTED))
+        return 2 * 7;   /* 4.1b E */
+    return p->mp_half;
+}
+
+/* 4.1b E: mounted, the Mounted Jaegers move as cavalry; 7.4a C: dismounted
+ * cavalry moves as infantry. */
+int bar_move_class_now(const bar_state *s, const mk_scenario *sc, int i)
+{
+    const bar_pinfo *p = &bar_x(sc)->p[i];
+    if (bar_mounted(s, sc, i))
+        return BAR_MV_CAVALRY;
+    if (p->kind == BK_CAVALRY) {   /* dismounted: by its (infantry) formation */
+        bar_pinfo inf = *p;
+        inf.kind = BK_INFANTRY;
+        return bar_move_class_of(&inf, s->pc[i].form);
+    }
+    return bar_move_class_of(p, s->pc[i].form);
+}
+
+/* The Fire Multiples and Ranges row: 7.4a C dismounted cavalry fires "like
+ * Line/Foot Infantry" (ours: Line for the Americans, Foot for the British,
+ * the rows of their line infantry); the Mounted Jaegers mounted do not fire
+ * (ours: as mounted cavalry, which has no row). */
+int bar_fire_row_now(const bar_state *s, const mk_scenario *sc, int i)
+{
+    const bar_pinfo *p = &bar_x(sc)->p[i];
+    if (p->kind == BK_CAVALRY && (s->pc[i].more & BM_DISMOUNTED))
+        return p->nation == BAR_NAT_AMERICAN ? BAR_FR_LINE : BAR_FR_FOOT;
+    if (p->kind != BK_CAVALRY && bar_mounted(s, sc, i))
+        return -1;
+    return p->fire_row;
 }
 
 /* The leader who activates org: its Command Leader, or for the Army
@@ -533,7 +603,7 @@ int bar_do_check(bar_state *s, const mk_scenario *sc, int i, char kind, char let
                 ? BAR_CC_IN_WOODS
                 : 0;
     cond |= p->form == BAR_FM_SKIRMISH ? BAR_CC_SKIRMISH : 0;
-    cond |= x->p[i].kind == BK_CAVALRY ? BAR_CC_CAVALRY : 0;
+    cond |= bar_charges(s, sc, i) ? BAR_CC_CAVALRY : 0;
     cond |= x->p[i].kind == BK_ARTILLERY ? BAR_CC_ARTILLERY : 0;
     int target = bar_check_target(s, sc, i, mod);
     bar_check_out out;
@@ -610,7 +680,7 @@ void bar_lose_sp(bar_state *s, const mk_scenario *sc, int i, int n, mk_events *e
 void bar_rout_unit(bar_state *s, const mk_scenario *sc, int i, mk_events *ev)
 {
     const bar_ext *x = bar_x(sc);
-    bar_rout_hexes(s, sc, i, x->se.rout_hexes[x->p[i].kind == BK_CAVALRY], false, ev);
+    bar_rout_hexes(s, sc, i, x->se.rout_hexes[bar_mounted(s, sc, i)], false, ev);   /* 4.1b E, 7.4a C */
 }
 
 void bar_rout_hexes(bar_state *s, const mk_scenario *sc, int i, int n, bool voluntary, mk_events *ev)
@@ -662,8 +732,8 @@ void bar_rout_hexes(bar_state *s, const mk_scenario *sc, int i, int n, bool volu
     e->from = start;
     e->to = p->hex;
     e->value = (int16_t)n;
-    if (p->form != BAR_FM_ARTILLERY_ROAD_COLUMN && x->p[i].kind == BK_INFANTRY)
-        p->form = BAR_FM_GENERAL_ORDER, p->more &= (uint8_t)~BM_HOOK_LEFT;
+    if (p->form != BAR_FM_ARTILLERY_ROAD_COLUMN && x->p[i].kind != BK_ARTILLERY && !bar_mounted(s, sc, i))
+        p->form = BAR_FM_GENERAL_ORDER, p->shape &= (uint8_t)~BSH_HOOK_LEFT;
 }
 
 /* 6.6 Leader Loss: each leader in hex h checks; natural is the fire roll
@@ -706,6 +776,7 @@ static int init(void *st, const mk_scenario *sc, uint64_t options, uint64_t seed
     s->winner = -1;
     s->rb_unit = -1;
     s->of_unit = -1;
+    s->cx_unit = -1;
     s->det[0] = s->det[1] = -1;
     for (int i = 0; i < sc->nunits; i++) {
         bar_pc *p = &s->pc[i];
@@ -714,7 +785,7 @@ static int init(void *st, const mk_scenario *sc, uint64_t options, uint64_t seed
         p->form = (uint8_t)x->p[i].form0;
         p->facing = (uint8_t)x->p[i].face0;
         if (p->form == BAR_FM_HOOK && x->p[i].hook_left0)
-            p->more |= BM_HOOK_LEFT;
+            p->shape |= BSH_HOOK_LEFT;
         if (p->hex != MK_NO_HEX)
             p->flags |= BF_ON;
     }
@@ -730,9 +801,15 @@ static int legal(const void *st, const mk_scenario *sc, mk_action *out, int cap)
     const bar_state *s = st;
     switch (s->phase) {
     case BP_ACTIVATE: return bar_legal_activate(s, sc, out, cap);
-    case BP_MOVE: return s->of_unit >= 0 ? bar_legal_opfire(s, sc, out, cap) : bar_legal_move(s, sc, NULL, out, 0, cap);
+    case BP_MOVE:
+        return s->of_unit >= 0   ? bar_legal_opfire(s, sc, out, cap)
+               : s->cx_unit >= 0 ? bar_legal_xcharge(s, sc, out, cap)
+                                 : bar_legal_move(s, sc, NULL, out, 0, cap);
     case BP_FIRE: return bar_legal_snipe(s, sc, out, bar_legal_fire(s, sc, NULL, out, 0, cap), cap);
-    case BP_CC: return s->rb_unit >= 0 ? bar_legal_rbcc(s, sc, out, cap) : bar_legal_cc(s, sc, NULL, out, 0, cap);
+    case BP_CC:
+        return s->cx_unit >= 0   ? bar_legal_xcharge(s, sc, out, cap)
+               : s->rb_unit >= 0 ? bar_legal_rbcc(s, sc, out, cap)
+                                 : bar_legal_cc(s, sc, NULL, out, 0, cap);
     case BP_GUARD: return bar_legal_guard(s, sc, out, cap);
     default: return 0;
     }
@@ -752,12 +829,18 @@ static bool find_legal(const bar_state *s, const mk_scenario *sc, const mk_actio
     int cap = (int)(sizeof list / sizeof list[0]), n;
     switch (s->phase) {
     case BP_MOVE:
-        n = s->of_unit >= 0 ? bar_legal_opfire(s, sc, list, cap) : bar_legal_move(s, sc, a, list, 0, cap);
+        n = s->of_unit >= 0   ? bar_legal_opfire(s, sc, list, cap)
+            : s->cx_unit >= 0 ? bar_legal_xcharge(s, sc, list, cap)
+                              : bar_legal_move(s, sc, a, list, 0, cap);
         break;
     case BP_FIRE:   /* (a fire is never a snipe: each list alone) */
         n = a->type == BA_SNIPE ? bar_legal_snipe(s, sc, list, 0, cap) : bar_legal_fire(s, sc, a, list, 0, cap);
         break;
-    case BP_CC: n = s->rb_unit >= 0 ? bar_legal_rbcc(s, sc, list, cap) : bar_legal_cc(s, sc, a, list, 0, cap); break;
+    case BP_CC:
+        n = s->cx_unit >= 0   ? bar_legal_xcharge(s, sc, list, cap)
+            : s->rb_unit >= 0 ? bar_legal_rbcc(s, sc, list, cap)
+                              : bar_legal_cc(s, sc, a, list, 0, cap);
+        break;
     default: n = legal(s, sc, list, cap); break;
     }
     if (n >= cap) {   /* (never seen) a list this long may be cut short: ask legal() for all */
@@ -797,7 +880,7 @@ static int apply(void *st, const mk_scenario *sc, const mk_action *a, mk_events 
     }
     if (!match && a->unit >= 0 && a->unit < s->npieces && a->type != BA_ACTIVATE &&
         a->type != BA_NEXT && a->type != BA_GUARD && a->type != BA_RBCC && a->type != BA_OPFIRE &&
-        a->type != BA_DETACH &&
+        a->type != BA_DETACH && a->type != BA_COUNTERCHARGE && a->type != BA_OPCHARGE &&
         !bar_piece_active(s, sc, a->unit))
         return mk_error_set(err, "illegal_action", "%s does not take part in this activation (Monmouth 2.4a)",
                             bar_pid(sc, a->unit));
@@ -836,6 +919,8 @@ static int apply(void *st, const mk_scenario *sc, const mk_action *a, mk_events 
         rc = bar_apply_rbcc(s, sc, a, ev);
     else if (a->type == BA_OPFIRE)
         rc = bar_apply_opfire(s, sc, a, ev);
+    else if (a->type == BA_COUNTERCHARGE || a->type == BA_OPCHARGE)
+        rc = bar_apply_xcharge(s, sc, a, ev);
     else if (a->type == BA_GUARD) {
         bar_apply_guard(s, sc, a, ev);
         rc = 0;
@@ -847,7 +932,8 @@ static int apply(void *st, const mk_scenario *sc, const mk_action *a, mk_events 
         /* an Independent or a higher leader acts once a turn, in the first
          * activation it takes part in (bar_piece_active) */
         const bar_pinfo *p = a->unit >= 0 ? &bar_x(sc)->p[a->unit] : NULL;
-        if (p && (p->independent || (bar_is_leader(p) && p->role != BAR_LR_COMMAND)))
+        if (p && a->type != BA_COUNTERCHARGE && a->type != BA_OPCHARGE &&   /* (the reactive side's) */
+            (p->independent || (bar_is_leader(p) && p->role != BAR_LR_COMMAND)))
             s->pc[a->unit].flags |= BF_ACTED | BF_MOVED;
     }
     return rc;
@@ -856,7 +942,7 @@ static int apply(void *st, const mk_scenario *sc, const mk_action *a, mk_events 
 static int to_move(const void *st)
 {
     const bar_state *s = st;   /* a Retreat Before Close Combat is the defender's */
-    return s->rb_unit >= 0 || s->of_unit >= 0 ? bar_other(s->side) : s->side;
+    return s->rb_unit >= 0 || s->of_unit >= 0 || s->cx_unit >= 0 ? bar_other(s->side) : s->side;
 }
 static int active(const void *st) { return ((const bar_state *)st)->side; }
 static bool over(const void *st) { return ((const bar_state *)st)->phase == BP_OVER; }
@@ -912,15 +998,16 @@ static json_t *state_json(const void *st, const mk_scenario *sc)
         json_object_set_new(u, "kind", json_string(bar_kind_names[su->kind]));
         json_object_set_new(u, "hex", hex_json(sc, p->hex));
         json_object_set_new(u, "mp", json_integer(bar_piece_active(s, sc, i) ? p->mp / 2 : 0));
-        json_object_set_new(u, "mp_start", json_integer((bar_is_leader(&x->p[i]) ? x->se.leader_mp_half
-                                                                                   : x->p[i].mp_half) / 2));
+        json_object_set_new(u, "mp_start", json_integer(bar_ma_half(s, sc, i) / 2));
+        if (bar_has_modes(sc, i))
+            json_object_set_new(u, "mounted", json_boolean(bar_mounted(s, sc, i)));
         json_object_set_new(u, "facing", json_integer(p->facing * 30));
         json_object_set_new(u, "acted", json_boolean(p->flags & BF_ACTED));
         if (!bar_is_leader(&x->p[i])) {
             json_object_set_new(u, "sp", json_integer(p->sp));
             json_object_set_new(u, "formation", json_string(bar_formation_name(p->form)));
             if (p->form == BAR_FM_HOOK)   /* which end is bent */
-                json_object_set_new(u, "hook", json_string(p->more & BM_HOOK_LEFT ? "left" : "right"));
+                json_object_set_new(u, "hook", json_string(p->shape & BSH_HOOK_LEFT ? "left" : "right"));
             json_object_set_new(u, "status",
                                 json_string(p->status & BS_ROUTED ? "routed"
                                             : (p->status & (BS_SHAKEN | BS_DISORDERED)) ==
@@ -987,6 +1074,16 @@ static json_t *state_json(const void *st, const mk_scenario *sc)
         json_object_set_new(p, "unit", json_string(bar_pid(sc, s->of_unit)));
         json_object_set_new(p, "hex", hex_json(sc, s->pc[s->of_unit].hex));
         json_object_set_new(o, "pending", p);
+    } else if (s->cx_unit >= 0) {
+        json_t *p = json_object();
+        json_object_set_new(p, "decision",
+                            json_string(s->cx_kind == BX_COUNTER ? "countercharge" : "opportunity_charge"));
+        json_object_set_new(p, "side", json_string(sc->sides[bar_other(s->side)].id));
+        json_object_set_new(p, "unit", json_string(bar_pid(sc, s->cx_unit)));
+        json_object_set_new(p, "hex", hex_json(sc, s->pc[s->cx_unit].hex));
+        if (s->cx_kind == BX_COUNTER)
+            json_object_set_new(p, "target", hex_json(sc, s->cx_target));
+        json_object_set_new(o, "pending", p);
     } else if (s->rb_unit >= 0) {
         json_t *p = json_object();
         json_object_set_new(p, "decision", json_string("retreat_before_close_combat"));
@@ -1014,7 +1111,8 @@ static json_t *state_json(const void *st, const mk_scenario *sc)
 
 static const char *const type_names[BA_COUNT] = {"",     "activate", "next", "move",  "face",  "form",
                                                  "enter", "fire", "close_combat", "snipe", "rout", "exit", "guard",
-                                                 "retreat_before_close_combat", "opportunity_fire", "detach"};
+                                                 "retreat_before_close_combat", "opportunity_fire", "detach",
+                                                 "countercharge", "opportunity_charge", "mount"};
 
 static json_t *action_json(const void *st, const mk_scenario *sc, const mk_action *a)
 {
@@ -1124,6 +1222,28 @@ static json_t *action_json(const void *st, const mk_scenario *sc, const mk_actio
             snprintf(text, sizeof text, "Let %s march on (no Opportunity Fire)", bar_pid(sc, a->other));
         }
         break;
+    case BA_COUNTERCHARGE:
+    case BA_OPCHARGE: {
+        bool cc = t == BA_COUNTERCHARGE;
+        if (a->unit >= 0) {
+            json_object_set_new(o, "unit", json_string(bar_pid(sc, a->unit)));
+            snprintf(text, sizeof text, "%s %s %s (Monmouth 2.3b; the procedure is ours)", bar_pid(sc, a->unit),
+                     cc ? "countercharges" : "makes an Opportunity Charge against", bar_pid(sc, a->other));
+        } else {
+            json_object_set_new(o, "unit", json_null());
+            snprintf(text, sizeof text, "%s", cc ? "No Countercharge" : "No Opportunity Charge");
+        }
+        break;
+    }
+    case BA_MOUNT:
+        json_object_set_new(o, "unit", json_string(bar_pid(sc, a->unit)));
+        json_object_set_new(o, "mounted", json_boolean(a->flags));
+        json_object_set_new(o, "formation", json_string(bar_formation_name(a->target)));
+        json_object_set_new(o, "facing", json_integer(a->other * 30));
+        snprintf(text, sizeof text, "%s %s: %s facing %d degrees (all MPs, Monmouth %s)", bar_pid(sc, a->unit),
+                 a->flags ? "mounts" : "dismounts", bar_formation_name(a->target), a->other * 30,
+                 x->p[a->unit].kind == BK_CAVALRY ? "7.4a C" : "4.1b E");
+        break;
     case BA_RBCC:
         json_object_set_new(o, "retreat", json_boolean(a->flags));
         snprintf(text, sizeof text, "%s",
@@ -1159,20 +1279,22 @@ static int action_parse(const void *st, const mk_scenario *sc, json_t *obj, mk_a
             t = k;
     if (t < 0)
         return mk_error_set(err, "bad_arg", "action.type: one of activate, next, move, face, form, rout, snipe, exit, guard, "
-                                            "enter, fire, close_combat");
+                                            "enter, fire, close_combat, retreat_before_close_combat, opportunity_fire, "
+                                            "detach, countercharge, opportunity_charge, mount");
     out->type = (uint8_t)t;
     const char *key;
     json_t *v;
     json_object_foreach(obj, key, v) {
         static const char *const ok[] = {"type", "text", "cost", "unit", "path", "target", "facing",
                                          "formation", "command", "wing", "leader", "charge", "retreat",
-                                         "off_map", "hook", NULL};
+                                         "off_map", "hook", "mounted", NULL};
         bool known = false;
         for (int k = 0; ok[k]; k++)
             known |= !strcmp(ok[k], key);
         if (!known)
             return mk_error_set(err, "bad_arg", "action.%s: unknown field", key);
-        if ((!strcmp(key, "wing") || !strcmp(key, "charge") || !strcmp(key, "off_map") || !strcmp(key, "retreat")) &&
+        if ((!strcmp(key, "wing") || !strcmp(key, "charge") || !strcmp(key, "off_map") || !strcmp(key, "retreat") ||
+             !strcmp(key, "mounted")) &&
             !json_is_boolean(v))
             return mk_error_set(err, "bad_arg", "action.%s: true or false", key);
     }
@@ -1199,6 +1321,19 @@ static int action_parse(const void *st, const mk_scenario *sc, json_t *obj, mk_a
             return mk_error_set(err, "bad_arg", "action.unit: an artillery unit id, or null to let it pass");
         out->unit = (int16_t)j;
         out->target = s->of_unit >= 0 ? s->pc[s->of_unit].hex : -1;
+        return 0;
+    }
+    if (t == BA_COUNTERCHARGE || t == BA_OPCHARGE) {
+        json_t *u = json_object_get(obj, "unit");
+        out->other = s->cx_unit;
+        out->target = -1;
+        if (json_is_null(u) || !u)
+            return 0;
+        int j = json_is_string(u) ? mk_scenario_unit(sc, json_string_value(u)) : -1;
+        if (j < 0)
+            return mk_error_set(err, "bad_arg", "action.unit: a cavalry unit id, or null to let it pass");
+        out->unit = (int16_t)j;
+        out->target = s->cx_unit >= 0 ? s->pc[s->cx_unit].hex : -1;
         return 0;
     }
     if (t == BA_RBCC) {
@@ -1239,7 +1374,7 @@ static int action_parse(const void *st, const mk_scenario *sc, json_t *obj, mk_a
         if (d < 0 || d >= 360 || d % 30)
             return mk_error_set(err, "bad_arg", "action.facing: degrees 0-330 in steps of 30");
         out->target = (int16_t)(d / 30);
-    } else if (t == BA_FORM) {
+    } else if (t == BA_FORM || t == BA_MOUNT) {
         int f = form_of(json_string_value(json_object_get(obj, "formation")));
         if (f < 0)
             return mk_error_set(err, "bad_arg", "action.formation: unknown formation");
@@ -1251,6 +1386,16 @@ static int action_parse(const void *st, const mk_scenario *sc, json_t *obj, mk_a
         if (f == BAR_FM_HOOK && !hk)
             return mk_error_set(err, "bad_arg", "action.hook: which end the Hook bends, \"left\" or \"right\"");
         out->flags = end && !strcmp(end, "left") ? BAF_HOOK_LEFT : 0;
+        if (t == BA_MOUNT) {
+            json_t *m = json_object_get(obj, "mounted"), *fc = json_object_get(obj, "facing");
+            int d = json_is_integer(fc) ? (int)json_integer_value(fc) : -1;
+            if (!json_is_boolean(m))
+                return mk_error_set(err, "bad_arg", "action.mounted: true (mount) or false (dismount)");
+            if (d < 0 || d >= 360 || d % 30)
+                return mk_error_set(err, "bad_arg", "action.facing: degrees 0-330 in steps of 30");
+            out->flags = json_is_true(m) ? 1 : 0;
+            out->other = (int16_t)(d / 30);
+        }
     } else {
         mk_hex h;
         json_t *tg = json_object_get(obj, "target");

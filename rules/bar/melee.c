@@ -11,7 +11,9 @@
  * attack across a creek or hedgerow (5.3b-c: no Charge); the loser retreats
  * a hex Disordered and takes a Morale Check (a hex that cannot retreat
  * loses an SP instead), and a victorious attacker advances into an emptied
- * hex. Routed defenders alone in the hex are overrun (eliminated). */
+ * hex. Routed defenders alone in the hex are overrun (eliminated).
+ * Also the reactive side's Countercharge and Opportunity Charge (2.3b; the
+ * procedure is ours, at the end of the file). */
 #include <string.h>
 
 #include "rules/bar/bar_int.h"
@@ -19,6 +21,7 @@
 static mk_hex charge_end(const bar_state *s, const mk_scenario *sc, int i, mk_hex target);
 static void finish_charge(bar_state *s, const mk_scenario *sc, int i, mk_hex to, mk_events *ev);
 static bool may_retreat_before(const bar_state *s, const mk_scenario *sc, int i, mk_hex to);
+static bool countercharge_offered(bar_state *s, const mk_scenario *sc, int i, mk_hex to);
 
 static bool can_attack(const bar_state *s, const mk_scenario *sc, int i)
 {
@@ -61,13 +64,13 @@ int bar_legal_cc(const bar_state *s, const mk_scenario *sc, const mk_action *wan
             unsigned side = bar_hexside(&x->map, s->pc[i].hex, h);
             if (side & BAR_HS_LAKE)
                 continue;
-            if (x->p[i].kind == BK_CAVALRY)
-                continue;   /* cavalry charges (below) */
+            if (bar_charges(s, sc, i))
+                continue;   /* mounted cavalry charges (below) */
             out[n++] = (mk_action){.type = BA_CC, .unit = (int16_t)i, .other = -1, .target = h};
         }
         /* 2.3d: mounted cavalry charges an enemy within its Charge Range + 1 */
-        if (x->p[i].kind != BK_CAVALRY || (s->pc[i].status & BS_DISORDERED))
-            continue;
+        if (!bar_charges(s, sc, i) || (s->pc[i].status & BS_DISORDERED))
+            continue;   /* 4.1b E, 7.4a C: not the Mounted Jaegers, nor dismounted cavalry */
         for (int j = 0; j < s->npieces && n < cap; j++) {
             mk_hex h = s->pc[j].hex;
             if (h == MK_NO_HEX || x->p[j].side == x->p[i].side || bar_is_leader(&x->p[j]) ||
@@ -234,7 +237,7 @@ static int resolve(bar_state *s, const mk_scenario *sc, int i, mk_hex to, int bo
     int best = -1, bstr = -1;
     for (int j = 0; j < s->npieces; j++) {
         int col;
-        if (s->pc[j].hex != to || bar_is_leader(&x->p[j]) || x->p[j].fire_row < 0 || (s->pc[j].status & BS_ROUTED) ||
+        if (s->pc[j].hex != to || bar_is_leader(&x->p[j]) || bar_fire_row_now(s, sc, j) < 0 || (s->pc[j].status & BS_ROUTED) ||
             bar_max_sps_firing(&x->ch, s->pc[j].form) <= 0)
             continue;
         int str = bar_fire_strength_of(s, sc, j, from, &col);
@@ -256,7 +259,7 @@ static int resolve(bar_state *s, const mk_scenario *sc, int i, mk_hex to, int bo
     int att = x->p[i].cv + status_mod(&x->se, p) + leader_bonus(s, sc, from, side) +
               (p->form == BAR_FM_ATTACK_COLUMN ? x->se.cc_attack_column : 0) + bonus;
     int tmod = bar_cv_modifier(&x->ch, x->map.terrain[from], x->map.terrain[to], hs, uphill,
-                               x->p[d].kind == BK_CAVALRY);
+                               bar_charges(s, sc, d));
     int def = x->p[d].cv + status_mod(&x->se, &s->pc[d]);
     if (s->pc[d].form == BAR_FM_LINE || s->pc[d].form == BAR_FM_HOOK)
         def = bar_line_cv(s, sc, to, bar_other(side));   /* 2.1a */
@@ -460,6 +463,8 @@ int bar_apply_cc(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_eve
         bar_do_check(s, sc, i, 'D', 'A', 0, "Monmouth 2.3a (charge Disorder Check A)", ev);
     if (!bar_alive(s, i) || p->hex == MK_NO_HEX || (p->status & BS_ROUTED))
         return 0;
+    if (countercharge_offered(s, sc, i, to))   /* 2.3b: the reactive cavalry decides first */
+        return 0;
     if (may_retreat_before(s, sc, i, to)) {   /* the defender decides first */
         s->rb_unit = (int16_t)i;
         s->rb_target = to;
@@ -494,7 +499,10 @@ static bool may_retreat_before(const bar_state *s, const mk_scenario *sc, int i,
     for (int j = 0; j < s->npieces; j++) {
         if (s->pc[j].hex != to || bar_is_leader(&x->p[j]))
             continue;
-        bool ok = (x->p[j].kind == BK_CAVALRY && x->p[i].kind == BK_INFANTRY) || s->pc[j].form == BAR_FM_SKIRMISH;
+        /* (mounted cavalry; the attacker infantry, the Mounted Jaegers and
+         * dismounted cavalry included: 4.1b E, 7.4a C) */
+        bool ok = (bar_charges(s, sc, j) && !bar_charges(s, sc, i) && x->p[i].kind != BK_ARTILLERY) ||
+                  s->pc[j].form == BAR_FM_SKIRMISH;
         if (!ok || (s->pc[j].status & BS_ROUTED))
             return false;
         n++;
@@ -540,5 +548,156 @@ int bar_apply_rbcc(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_e
     adv->unit = (int16_t)i;
     adv->to = to;
     s->pc[i].hex = to;
+    return 0;
+}
+
+/* --- Countercharge and Opportunity Charge (Monmouth 2.3b names them; the
+ * procedure is ours, docs/bar.md) -------------------------------------------
+ *
+ * Both are decisions of the reactive side in the middle of an activation,
+ * as Retreat Before Close Combat (2.3f) and 2.2d D's Opportunity Fire are:
+ * a mounted cavalry unit of the reactive side (not Routed nor Disordered,
+ * as a charger, and not one that has charged this activation) whose own
+ * Charge would reach the enemy unit (bar_charge_end: its Charge Range, out
+ * through its front, never into or across what bars SCM: 2.3b "A
+ * Countercharge/Op Charge cannot be triggered if it would require the
+ * cavalry to enter/cross terrain prohibited to SCM", nor into woods,
+ * 2.3e) may charge it:
+ * - Countercharge: an enemy cavalry unit has made its charge movement (and
+ *   its Disorder Check, 2.3a) against a hex; before the defender's Retreat
+ *   Before Close Combat, the reactive side may meet it with a cavalry unit.
+ *   The countercharger makes its charge movement and check; the charger
+ *   has cc_countercharged instead of cc_charge (series.json: 0, the two
+ *   charges cancel): the charger's Close Combat is
+ *   against the countercharger's hex instead of its target, and a charger
+ *   that wins may pursue (6.7); the countercharger does not pursue.
+ * - Opportunity Charge (6.2d C: "Any such advance is subject to Op Fire
+ *   and Op Charge"): an active unit (not a leader) has moved a hex in the
+ *   Movement Segment; the reactive side may charge it there as a Charge
+ *   (2.3: charge movement, its Disorder Check, cc_charge, Pursuit), without
+ *   Retreat Before Close Combat (the mover is caught moving); the mover's
+ *   movement ends. After 2.2d D's Opportunity Fire when both apply. */
+
+static bool may_xcharge(const bar_state *s, const mk_scenario *sc, int c, int enemy)
+{
+    const bar_ext *x = bar_x(sc);
+    const bar_pc *p = &s->pc[c];
+    mk_hex h = s->pc[enemy].hex;
+    if (p->hex == MK_NO_HEX || h == MK_NO_HEX || x->p[c].side == x->p[enemy].side || !bar_charges(s, sc, c) ||
+        (p->status & (BS_ROUTED | BS_DISORDERED)) || (p->flags & BF_CC) || !bar_alive(s, c) ||
+        mk_hex_distance(&sc->map.grid, p->hex, h) > 3)
+        return false;
+    mk_hex end = charge_end(s, sc, c, h);
+    return end != MK_NO_HEX && bar_is_front(s, sc, c, end == p->hex ? h : end);
+}
+
+static bool any_xcharge(const bar_state *s, const mk_scenario *sc, int enemy)
+{
+    for (int c = 0; c < s->npieces; c++)
+        if (may_xcharge(s, sc, c, enemy))
+            return true;
+    return false;
+}
+
+static bool countercharge_offered(bar_state *s, const mk_scenario *sc, int i, mk_hex to)
+{
+    if (!any_xcharge(s, sc, i))
+        return false;
+    s->cx_kind = BX_COUNTER;
+    s->cx_unit = (int16_t)i;
+    s->cx_target = to;
+    return true;
+}
+
+/* After mover's move into a hex (move.c, fire.c after Opportunity Fire). */
+bool bar_opcharge_offered(bar_state *s, const mk_scenario *sc, int mover)
+{
+    const bar_ext *x = bar_x(sc);
+    if (bar_is_leader(&x->p[mover]) || !bar_alive(s, mover) || s->pc[mover].hex == MK_NO_HEX ||
+        !any_xcharge(s, sc, mover))
+        return false;
+    s->cx_kind = BX_OPPORTUNITY;
+    s->cx_unit = (int16_t)mover;
+    s->cx_target = s->pc[mover].hex;
+    return true;
+}
+
+int bar_legal_xcharge(const bar_state *s, const mk_scenario *sc, mk_action *out, int cap)
+{
+    int n = 0, type = s->cx_kind == BX_COUNTER ? BA_COUNTERCHARGE : BA_OPCHARGE;
+    if (n < cap)   /* let it be */
+        out[n++] = (mk_action){.type = (uint8_t)type, .unit = -1, .other = s->cx_unit, .target = -1};
+    for (int c = 0; c < s->npieces && n < cap; c++)
+        if (may_xcharge(s, sc, c, s->cx_unit))
+            out[n++] = (mk_action){.type = (uint8_t)type, .unit = (int16_t)c, .other = s->cx_unit,
+                                   .target = s->pc[s->cx_unit].hex};
+    return n;
+}
+
+/* The reactive cavalry c's charge movement toward hex h and its Disorder
+ * Check (2.3a); false if it cannot go on to the combat. */
+static bool react_move(bar_state *s, const mk_scenario *sc, int c, mk_hex h, const char *type, const char *rule,
+                       int enemy, mk_events *ev)
+{
+    const bar_ext *x = bar_x(sc);
+    bar_pc *p = &s->pc[c];
+    mk_hex from = p->hex, end = charge_end(s, sc, c, h);
+    p->flags |= BF_CC;   /* once an activation */
+    mk_event *m = bar_ev(ev, type, rule);
+    m->unit = (int16_t)c;
+    m->other = (int16_t)enemy;
+    m->from = from;
+    m->to = end;
+    m->target = h;
+    bool rough = false;
+    if (end != from) {
+        p->hex = end;
+        rough = x->ch.hex[x->map.terrain[end]].charge_check;
+    }
+    p->facing = (uint8_t)bar_bearing12(&sc->map.grid, p->hex, h);
+    unsigned side = bar_hexside(&x->map, p->hex, h);
+    for (int b = 0; b < BAR_HS_NTERRAIN; b++)
+        rough |= (side & (1u << b)) && x->ch.side[b].charge_check;
+    if (rough)
+        bar_do_check(s, sc, c, 'D', 'A', 0, "Monmouth 2.3a (charge Disorder Check A)", ev);
+    return bar_alive(s, c) && p->hex != MK_NO_HEX && !(p->status & BS_ROUTED);
+}
+
+int bar_apply_xcharge(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_events *ev)
+{
+    const bar_ext *x = bar_x(sc);
+    int i = s->cx_unit, kind = s->cx_kind;
+    mk_hex target = s->cx_target;
+    s->cx_unit = -1;
+    s->cx_kind = 0;
+    if (kind == BX_COUNTER) {
+        if (a->unit < 0) {   /* no Countercharge: the charge goes on */
+            if (may_retreat_before(s, sc, i, target)) {
+                s->rb_unit = (int16_t)i;
+                s->rb_target = target;
+                s->rb_flags = BAF_CHARGE;
+                return 0;
+            }
+            finish_charge(s, sc, i, target, ev);
+            return 0;
+        }
+        int c = a->unit;
+        if (!react_move(s, sc, c, s->pc[i].hex, "countercharge", "Monmouth 2.3b (Countercharge; ours)", i, ev))
+            return 0;   /* the charge is spent on the countercharge */
+        mk_hex ch = s->pc[c].hex;
+        bool woods = x->map.terrain[ch] == BAR_T_WOODS || x->map.terrain[ch] == BAR_T_MARSH_WOODS;
+        unsigned side = bar_hexside(&x->map, s->pc[i].hex, ch);
+        int loser = resolve(s, sc, i, ch, x->se.cc_countercharged, ev);   /* (0: the charges cancel) */
+        if ((loser == 1 || loser == 2) && bar_pursuit_allowed(bar_light_of(s->turn), woods) &&
+            !(side & (BAR_HS_HEDGEROW | BAR_HS_CREEK)) && bar_alive(s, i))
+            pursuit(s, sc, i, ch, c, ev);
+        return 0;
+    }
+    if (a->unit < 0)   /* no Opportunity Charge: the mover goes on */
+        return 0;
+    s->pc[i].mp = 0;   /* charged: the mover's movement ends whatever comes */
+    int c = a->unit;
+    if (react_move(s, sc, c, target, "opportunity_charge", "Monmouth 2.3b, 6.2d C (Opportunity Charge; ours)", i, ev))
+        finish_charge(s, sc, c, target, ev);
     return 0;
 }

@@ -4,9 +4,10 @@
  * three hexes of major road, two with minor road, per 1/2 MP; 1/2 MP a hex at
  * Night), formation and facing changes, reinforcements entering (7.0c),
  * stacking in SPs by formation (2.1c-d, TEC), one cavalry unit a hex (2.3),
- * zones of control (a unit entering an enemy's front hex stops), and the
+ * zones of control (a unit entering an enemy's front hex stops), the
  * Disorder Check (A) of a Line entering non-clear terrain (Series 8.7,
- * named by 5.2-5.3).
+ * named by 5.2-5.3), mounting and dismounting (4.1b E, 7.4a C), and the
+ * Skirmish 2-hex limit (2.6a) with the Jaeger Corps' exception (7.4a J).
  *
  * Ours (docs/bar.md): Line and General Order move only into their front
  * hexes and keep their facing; other formations and leaders move any way
@@ -112,7 +113,7 @@ static int cost_across(const bar_state *s, const mk_scenario *sc, int i, mk_hex 
     }
     if (bar_is_leader(&x->p[i]))
         return 1;
-    int cls = bar_move_class_of(&x->p[i], p->form);
+    int cls = bar_move_class_now(s, sc, i);   /* 4.1b E, 7.4a C */
     int cost = x->ch.hex[x->map.terrain[to]].cost[cls];
     bool uphill = x->map.elevation[to] > x->map.elevation[from];
     for (int b = 0; b < BAR_HS_NTERRAIN; b++) {
@@ -155,6 +156,73 @@ static bool nj_holds(const bar_state *s, const mk_scenario *sc, int i)
     const bar_ext *x = bar_x(sc);
     return s->turn == x->first_turn && x->p[i].org >= 0 && x->sw_nj &&
            !strcmp(x->oob.org[x->p[i].org].id, "NJB");
+}
+
+/* --- 2.6a Skirmish units stay within 2 hexes of friendly units; 7.4a J
+ * the Jaeger Corps' exception --------------------------------------------
+ *
+ * 2.6a: a unit in Skirmish formation may use only 2 MPs in a Movement
+ * Segment at whose start or end it is not within 2 hexes of a friendly
+ * non-Routed combat unit. The start is recorded at the activation's start
+ * (BM_SK_NEAR; a unit off the map then is judged at the end alone: ours);
+ * the end, on each move that takes it past 2 MPs: that move must end
+ * within 2 hexes of one (ours: the friendly units where they stand then).
+ * 7.4a J: a Jaeger Corps unit is exempt when activated in Wurmb's
+ * activation, beginning it (BM_JC_LOC) and ending it in Wurmb's LOC (ours:
+ * within his Command Range, as an Independent's activation reads it). */
+static bool friend_near(const bar_state *s, const mk_scenario *sc, int i, mk_hex h)
+{
+    const bar_ext *x = bar_x(sc);
+    for (int j = 0; j < s->npieces; j++)
+        if (j != i && s->pc[j].hex != MK_NO_HEX && x->p[j].side == x->p[i].side && !bar_is_leader(&x->p[j]) &&
+            !(s->pc[j].status & BS_ROUTED) && mk_hex_distance(&sc->map.grid, s->pc[j].hex, h) <= 2)
+            return true;
+    return false;
+}
+
+/* The 7.4a J leader (Wurmb) when unit i is a Jaeger Corps unit in his
+ * activation, else -1. */
+static int jc_leader(const bar_state *s, const mk_scenario *sc, int i)
+{
+    const bar_ext *x = bar_x(sc);
+    if (x->org_jc < 0 || s->org != x->org_jc || x->p[i].org != x->org_jc)
+        return -1;
+    int l = bar_org_leader(sc, x->org_jc);
+    return l >= 0 && bar_alive(s, l) && s->pc[l].hex != MK_NO_HEX ? l : -1;
+}
+
+static bool in_jc_loc(const bar_state *s, const mk_scenario *sc, int l, mk_hex h)
+{
+    return mk_hex_distance(&sc->map.grid, s->pc[l].hex, h) <= bar_x(sc)->p[l].range;
+}
+
+void bar_skirmish_start(bar_state *s, const mk_scenario *sc)
+{
+    const bar_ext *x = bar_x(sc);
+    for (int i = 0; i < s->npieces; i++) {
+        bar_pc *p = &s->pc[i];
+        p->more &= (uint8_t)~(BM_SK_NEAR | BM_JC_LOC);
+        if (bar_is_leader(&x->p[i]) || !bar_piece_active(s, sc, i))
+            continue;
+        if (p->hex == MK_NO_HEX || friend_near(s, sc, i, p->hex))
+            p->more |= BM_SK_NEAR;
+        int l = jc_leader(s, sc, i);
+        if (l >= 0 && p->hex != MK_NO_HEX && in_jc_loc(s, sc, l, p->hex))
+            p->more |= BM_JC_LOC;
+    }
+}
+
+/* May Skirmisher i, having spent its MPs so far, spend `cost` more half MPs
+ * to enter `to` (2.6a, 7.4a J)? */
+static bool skirmish_may(const bar_state *s, const mk_scenario *sc, int i, mk_hex to, int cost)
+{
+    const bar_pc *p = &s->pc[i];
+    if (p->form != BAR_FM_SKIRMISH || p->spent + cost <= 4)
+        return true;   /* (2 MPs, in half MPs) */
+    if ((p->more & BM_SK_NEAR) && friend_near(s, sc, i, to))
+        return true;
+    int l = jc_leader(s, sc, i);
+    return l >= 0 && (p->more & BM_JC_LOC) && in_jc_loc(s, sc, l, to);   /* 7.4a J */
 }
 
 static bool can_move(const bar_state *s, const mk_scenario *sc, int i)
@@ -263,6 +331,8 @@ int bar_legal_move(const bar_state *s, const mk_scenario *sc, const mk_action *w
                 continue;   /* 4.1a B: a Disordered Grenadiere spends at most 3 MPs */
             if (!fits(s, o, sc, i, to, p->form))
                 continue;
+            if (!bar_is_leader(pi) && !skirmish_may(s, sc, i, to, c < 0 ? p->mp : c))
+                continue;   /* 2.6a, 7.4a J */
             n = add(out, n, cap, (mk_action){.type = BA_MOVE, .cost = (uint8_t)(c < 0 ? p->mp : c), .npath = 1,
                                              .unit = (int16_t)i, .other = -1, .target = -1, .path = {to}});
         }
@@ -330,9 +400,9 @@ int bar_legal_move(const bar_state *s, const mk_scenario *sc, const mk_action *w
         const bar_pc *p = &s->pc[i];
         const bar_pinfo *pi = &x->p[i];
         /* (a change costs at least 1/2 MP: no MPs, no change) */
-        if (p->hex == MK_NO_HEX || p->mp <= 0 || bar_is_leader(pi) || pi->kind == BK_CAVALRY ||
+        if (p->hex == MK_NO_HEX || p->mp <= 0 || bar_is_leader(pi) || bar_charges(s, sc, i) ||
             !bar_piece_active(s, sc, i) || (p->status & BS_ROUTED) || limited(s, x, i))
-            continue;
+            continue;   /* (mounted cavalry keeps its formation; dismounted cavalry takes infantry's, 7.4a C) */
         static const int inf[] = {BAR_FM_LINE,          BAR_FM_ATTACK_COLUMN, BAR_FM_MARCH_COLUMN,
                                   BAR_FM_ROAD_COLUMN,   BAR_FM_GENERAL_ORDER, BAR_FM_SQUARE,
                                   BAR_FM_SKIRMISH};
@@ -350,7 +420,7 @@ int bar_legal_move(const bar_state *s, const mk_scenario *sc, const mk_action *w
         if (pi->kind == BK_INFANTRY && (p->form == BAR_FM_LINE || p->form == BAR_FM_HOOK) && hc <= p->mp) {
             for (int end = 0; end < 2; end++) {
                 uint8_t fl = end ? BAF_HOOK_LEFT : 0;
-                if (p->form == BAR_FM_HOOK && !(p->more & BM_HOOK_LEFT) == !end)
+                if (p->form == BAR_FM_HOOK && !(p->shape & BSH_HOOK_LEFT) == !end)
                     continue;   /* already bent that way */
                 n = add(out, n, cap, (mk_action){.type = BA_FORM, .flags = fl, .cost = (uint8_t)hc,
                                                  .unit = (int16_t)i, .other = -1, .target = BAR_FM_HOOK});
@@ -361,10 +431,42 @@ int bar_legal_move(const bar_state *s, const mk_scenario *sc, const mk_action *w
         }
         for (int k = 0; k < nl && p->form != BAR_FM_HOOK && c <= p->mp; k++) {
             int f = list[k];
-            if (f == p->form || (f == BAR_FM_SKIRMISH && !pi->skirmish) || !fits(s, o, sc, i, p->hex, f))
-                continue;
+            if (f == p->form || (f == BAR_FM_SKIRMISH && (!pi->skirmish || bar_mounted(s, sc, i))) ||
+                (f == BAR_FM_SQUARE && bar_mounted(s, sc, i)) ||
+                !fits(s, o, sc, i, p->hex, f))
+                continue;   /* 4.1b E: the Mounted Jaegers skirmish only dismounted */
             n = add(out, n, cap, (mk_action){.type = BA_FORM, .cost = (uint8_t)c, .unit = (int16_t)i,
                                              .other = -1, .target = (int16_t)f});
+        }
+    }
+    /* 4.1b E, 7.4a C: mounting or dismounting "must expend all of its MPs"
+     * (ours: its whole MA, unspent, as for the other "all MPs" costs) and
+     * takes any eligible formation and facing in its hex: mounted cavalry
+     * its cavalry formation, the Mounted Jaegers an infantry formation but
+     * Square and Skirmish; dismounted, the infantry formations but Square
+     * (Skirmish for the Mounted Jaegers). Cavalry from 5:00 AM 29 June. */
+    int dawn29 = bar_turn_of(29, 5, 0);
+    for (int i = lo; i < hi; i++) {
+        const bar_pc *p = &s->pc[i];
+        const bar_pinfo *pi = &x->p[i];
+        if (p->hex == MK_NO_HEX || p->mp <= 0 || !(p->flags & BF_FULL) || bar_is_leader(pi) ||
+            !bar_has_modes(sc, i) || (pi->kind == BK_CAVALRY && s->turn < dawn29) ||
+            (p->status & BS_ROUTED) || !bar_piece_active(s, sc, i) || limited(s, x, i))
+            continue;
+        bool mount = !bar_mounted(s, sc, i);
+        static const int inf[] = {BAR_FM_LINE, BAR_FM_ATTACK_COLUMN, BAR_FM_MARCH_COLUMN, BAR_FM_ROAD_COLUMN,
+                                  BAR_FM_GENERAL_ORDER, BAR_FM_SKIRMISH};
+        static const int cav[] = {BAR_FM_CAVALRY};
+        bool horse = pi->kind == BK_CAVALRY && mount;
+        const int *list = horse ? cav : inf;
+        int nl = horse ? 1 : 6;
+        for (int k = 0; k < nl; k++) {
+            int f = list[k];
+            if ((f == BAR_FM_SKIRMISH && (mount || !pi->skirmish)) || !fits(s, o, sc, i, p->hex, f))
+                continue;
+            for (int face = 0; face < 12; face++)
+                n = add(out, n, cap, (mk_action){.type = BA_MOUNT, .flags = (uint8_t)mount, .cost = (uint8_t)p->mp,
+                                                 .unit = (int16_t)i, .other = (int16_t)face, .target = (int16_t)f});
         }
     }
     return n;
@@ -417,11 +519,28 @@ int bar_apply_move(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_e
         p->mp = (int8_t)(p->mp - a->cost);
         p->flags &= (uint8_t)~BF_FULL;
         return 0;
+    case BA_MOUNT: {
+        /* 4.1b E, 7.4a C: all its MPs; 7.4a C: no Heat check for them (they
+         * are not counted as spent, 2.8 B) */
+        if (a->flags)
+            p->more &= (uint8_t)~BM_DISMOUNTED;
+        else
+            p->more |= BM_DISMOUNTED;
+        p->form = (uint8_t)a->target;
+        p->facing = (uint8_t)a->other;
+        p->mp = 0;
+        p->flags &= (uint8_t)~BF_FULL;
+        mk_event *e = bar_ev(ev, a->flags ? "mount" : "dismount",
+                             x->p[i].kind == BK_CAVALRY ? "Monmouth 7.4a C" : "Monmouth 4.1b E");
+        e->unit = (int16_t)i;
+        e->text = bar_formation_name(p->form);
+        return 0;
+    }
     case BA_FORM: {
         p->form = (uint8_t)a->target;
-        p->more &= (uint8_t)~BM_HOOK_LEFT;
+        p->shape &= (uint8_t)~BSH_HOOK_LEFT;
         if (a->target == BAR_FM_HOOK && (a->flags & BAF_HOOK_LEFT))
-            p->more |= BM_HOOK_LEFT;
+            p->shape |= BSH_HOOK_LEFT;
         p->mp = (int8_t)(p->mp - a->cost);
         p->flags &= (uint8_t)~BF_FULL;
         mk_event *e = bar_ev(ev, "formation", "Monmouth 2.1");
@@ -494,6 +613,10 @@ int bar_apply_move(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_e
                                               ? x->ch.er_terrain_light
                                               : x->ch.er_terrain_normal,
                      "Monmouth 2.2c, 5.2-5.3 (Disorder Check A)", ev);
+    /* 2.3b, 6.2d C: the reactive cavalry's Opportunity Charge (melee.c),
+     * after any Opportunity Fire (fire.c offers it then) */
+    if (s->of_unit < 0)
+        bar_opcharge_offered(s, sc, i);
     (void)err;
     return 0;
 }
@@ -514,11 +637,13 @@ void bar_end_movement(bar_state *s, const mk_scenario *sc, mk_events *ev)
         bar_pc *p = &s->pc[i];
         if (p->hex == MK_NO_HEX || p->spent <= 0 || bar_is_leader(&x->p[i]) || (p->status & BS_ROUTED))
             continue;
-        int dark = bar_dark_move_check(light, x->p[i].mp_half / 2, p->spent, !(p->more & BM_OFF_ROAD));
+        int dark = bar_dark_move_check(light, bar_ma_half(s, sc, i) / 2, p->spent, !(p->more & BM_OFF_ROAD));
         if (dark)
             bar_do_check(s, sc, i, 'D', 'A', dark, light == BAR_NIGHT ? "Monmouth 2.7 D" : "Monmouth 2.7 C", ev);
         if (heat && p->hex != MK_NO_HEX && !(p->status & BS_ROUTED)) {
-            bar_heat_class hc = x->p[i].kind == BK_CAVALRY ? BAR_HEAT_MOUNTED_CAV
+            /* (the Mounted Jaegers mounted as mounted cavalry: ours) */
+            bar_heat_class hc = bar_mounted(s, sc, i)            ? BAR_HEAT_MOUNTED_CAV
+                                : x->p[i].kind == BK_CAVALRY    ? BAR_HEAT_DISMOUNTED_CAV
                                 : x->p[i].kind == BK_ARTILLERY ? BAR_HEAT_ARTILLERY
                                                               : BAR_HEAT_INFANTRY;
             int mod = bar_heat_mp_modifier(x->p[i].side, hc, p->spent);

@@ -156,7 +156,7 @@ static void set_activation_mp(bar_state *s, const mk_scenario *sc)
         if (!bar_piece_active(s, sc, i))
             continue;
         const bar_pinfo *pi = &x->p[i];
-        int mp = bar_is_leader(pi) ? x->se.leader_mp_half : pi->mp_half;
+        int mp = bar_ma_half(s, sc, i);   /* 4.1b E, 7.4a C */
         if (!bar_is_leader(pi) && !s->in_command && !(p->status & BS_ROUTED)) {
             mp = mp * x->se.ooc_mp_pct / 100;
             p->flags |= BF_OOC;
@@ -166,7 +166,7 @@ static void set_activation_mp(bar_state *s, const mk_scenario *sc)
         /* Monmouth 7.1a (the scenario switch): British units on the map at
          * the start have 2 MPs (cavalry 4) in the first three turns. */
         if (limits && pi->side == BAR_BRITISH && pi->arrive < 0 && !bar_is_leader(pi)) {
-            int lim = pi->kind == BK_CAVALRY ? 8 : 4;
+            int lim = bar_mounted(s, sc, i) ? 8 : 4;
             if (mp > lim)
                 mp = lim;
         }
@@ -316,6 +316,7 @@ int bar_apply_activate(bar_state *s, const mk_scenario *sc, const mk_action *a, 
     }
     s->phase = BP_MOVE;
     set_activation_mp(s, sc);
+    bar_skirmish_start(s, sc);
     if (lee && !s->in_command && leader_ready(s, l))
         bar_lee_ooc_penalty(s, sc, org, ev);   /* 3.2b G iv */
     (void)err;
