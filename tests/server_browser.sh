@@ -13,4 +13,4 @@ cd "$(dirname "$0")/browser"
 if ! command -v node >/dev/null; then echo "server_browser.sh: SKIPPED: node is not installed"; exit 0; fi
 case $musket in /*) ;; *) musket=$OLDPWD/$musket ;; esac
 shot=${2:-${TMPDIR:-/tmp}/musket-browser-screenshot.png}
-timeout 150 node browser.test.mjs "$musket" "$shot"
+timeout 330 node browser.test.mjs "$musket" "$shot"

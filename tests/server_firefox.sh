@@ -13,4 +13,4 @@ cd "$(dirname "$0")/browser"
 if ! command -v node >/dev/null; then echo "server_firefox.sh: SKIPPED: node is not installed"; exit 0; fi
 case $musket in /*) ;; *) musket=$OLDPWD/$musket ;; esac
 shot=${2:-${TMPDIR:-/tmp}/musket-firefox-screenshot.png}
-timeout 170 node firefox.test.mjs "$musket" "$shot"
+timeout 330 node firefox.test.mjs "$musket" "$shot"

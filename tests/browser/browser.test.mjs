@@ -49,7 +49,7 @@ function adapter(page, errors) {
 const t = tally('browser test');
 let server, browser;
 const others = [];
-const watchdog = setTimeout(() => { console.log('FAILED: browser test timed out'); finish(1); }, 110000);
+const watchdog = setTimeout(() => { console.log('FAILED: browser test timed out'); finish(1); }, 300000);   // the sanitizer build on a loaded machine is slow
 async function finish(code) {
   for (const b of [browser, ...others]) if (b) await b.close().catch(() => {});
   if (server) server.stop();

@@ -37,7 +37,15 @@ async function adapter(page, errors, viewport) {
   return {
     raw: page,
     goto: (url) => page.goto(url),
-    click: async (sel) => { await visible(sel); await page.click(sel); },
+    // A redraw (a live update) may replace the element between finding and
+    // clicking it; a person clicks again, and so does this, a few times.
+    click: async (sel) => {
+      for (let k = 0; ; k++) {
+        try { await visible(sel); await page.click(sel); return; } catch (e) {
+          if (k >= 3 || !/detached/i.test(String(e))) throw e;
+        }
+      }
+    },
     clickAt: (x, y) => page.mouse.click(x, y),
     select: async (sel, value) => { await page.waitForSelector(sel); await page.select(sel, value); },
     fill: async (sel, value) => { await visible(sel); await page.locator(sel).fill(value); },
@@ -50,7 +58,7 @@ async function adapter(page, errors, viewport) {
 
 const t = tally('firefox test');
 let server, browser;
-const watchdog = setTimeout(() => { console.log('FAILED: firefox test timed out'); finish(1); }, 130000);
+const watchdog = setTimeout(() => { console.log('FAILED: firefox test timed out'); finish(1); }, 300000);   // the sanitizer build on a loaded machine is slow
 async function finish(code) {
   if (browser) await browser.close().catch(() => {});
   if (server) server.stop();
