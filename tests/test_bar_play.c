@@ -904,6 +904,12 @@ static void test_retreat_before_close_combat(void)
         snprintf(js, sizeof js, "{\"type\":\"close_combat\",\"unit\":\"Va Bn/GD\",\"target\":\"%s\"}", lb);
         CHECK_EQ(act(js), 0);
         CHECK_EQ(sc->rs->to_move(s), BAR_BRITISH);
+        /* the state's "to_move" says so too (the page and the protocol's
+         * clients read it), and "active" stays the attacker's */
+        json_t *js_st = sc->rs->state_json(s, sc);
+        CHECK(!strcmp(json_string_value(json_object_get(js_st, "to_move")), "british"));
+        CHECK(!strcmp(json_string_value(json_object_get(js_st, "active")), "american"));
+        json_decref(js_st);
         CHECK(find_ev("roll", "close_combat") == NULL);
         int u = pid("Va Bn/GD"), c = pid("16 Da");
         if (retreat) {

@@ -119,6 +119,15 @@ function unitActions(id) {
   return S.legal.filter((a) => a.unit === id || (a.type === 'rally' && a.leader === id));
 }
 
+// A decision in the middle of an action: every legal action is a `choose`
+// (Hold the Line, Horse & Musket), or of the type the state's pending
+// decision names (Monmouth: retreat_before_close_combat, opportunity_fire,
+// countercharge, opportunity_charge, whose "no" has no unit to click).
+function isDecision(st) {
+  const kind = st && st.pending && st.pending.decision;
+  return S.legal.length > 0 && S.legal.every((a) => a.type === 'choose' || (kind && a.type === kind));
+}
+
 function actionHex(a) {
   if ((a.type === 'move' || a.type === 'enter') && Array.isArray(a.path) && a.path.length) return a.path[a.path.length - 1];
   if (a.type === 'fire' || a.type === 'close_combat') return a.target;
@@ -129,7 +138,7 @@ function actionHex(a) {
 function highlights() {
   const hl = new Map();
   if (!myTurn() || S.replay) return hl;
-  const decision = S.legal.length > 0 && S.legal.every((a) => a.type === 'choose');
+  const decision = isDecision(S.state);
   const list = decision ? S.legal : S.selected ? unitActions(S.selected) : [];
   for (const a of list) {
     const h = actionHex(a);
@@ -288,18 +297,19 @@ function actionButton(a) {
 function panels() {
   const st = S.state;
   // A decision in the middle of an action.
-  const decision = myTurn() && !S.replay && S.legal.length > 0 && S.legal.every((a) => a.type === 'choose');
+  const decision = myTurn() && !S.replay && isDecision(st);
   $('decision').hidden = !decision;
   if (decision) {
     const p = st.pending || {};
     $('decision-what').textContent = p.decision
-      ? `${p.decision}${p.unit ? ' for ' + p.unit : ''}${p.hex ? ' at ' + p.hex : ''}${p.hits_left ? `, ${p.hits_left} hit(s) to take` : ''}`
+      ? `${p.decision.replace(/_/g, ' ')}${p.unit ? ' for ' + p.unit : ''}${p.attacker ? ' against ' + p.attacker : ''}${p.hex ? ' at ' + p.hex : ''}${p.hits_left ? `, ${p.hits_left} hit(s) to take` : ''}`
       : 'Choose one:';
     const box = $('decision-choices');
     box.replaceChildren(...S.legal.map((a) => {
       const b = document.createElement('button');
-      b.textContent = a.text || String(a.choice);
-      b.dataset.choice = a.choice;
+      b.textContent = a.text || String(a.choice ?? a.type);
+      if (a.choice !== undefined) b.dataset.choice = a.choice;
+      b.dataset.type = a.type;
       b.disabled = S.busy;
       b.addEventListener('click', () => play(a));
       return b;
@@ -464,7 +474,7 @@ function clickUnit(id, hex) {
 
 function clickHex(label) {
   if (S.replay || !myTurn()) return;
-  const decision = S.legal.length > 0 && S.legal.every((a) => a.type === 'choose');
+  const decision = isDecision(S.state);
   const list = decision ? S.legal : S.selected ? unitActions(S.selected) : [];
   const here = list.filter((a) => actionHex(a) === label);
   if (here.length === 1) return play(here[0]);

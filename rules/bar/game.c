@@ -979,7 +979,7 @@ static json_t *state_json(const void *st, const mk_scenario *sc)
     json_object_set_new(o, "end_turn_number", json_integer(bar_end_turn_number(x->scenario, s->turn)));
     json_object_set_new(o, "end_turn_marker", json_integer(s->marker));
     json_object_set_new(o, "active", json_string(sc->sides[s->side].id));
-    json_object_set_new(o, "to_move", json_string(sc->sides[s->side].id));
+    json_object_set_new(o, "to_move", json_string(sc->sides[to_move(s)].id));   /* the reactive side during its decisions */
     static const char *const ph[] = {"activation", "movement", "fire", "close_combat", "over", "baggage_guard"};
     json_object_set_new(o, "phase", json_string(ph[s->phase]));
     if (s->phase != BP_ACTIVATE && s->phase != BP_OVER) {

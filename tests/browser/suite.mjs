@@ -25,9 +25,11 @@
 // computer on its 78 x 51 map: terrain, roads, hexsides, elevation and
 // buildings as the scenario has them, the header's clock, a Command
 // activated by its button, a unit moved and turned by clicking, the
-// segments ended by the end button, the computer's answer in the log.
+// segments ended by the end button, the computer's answer in the log; a
+// Monmouth decision of the reactive side (Retreat Before Close Combat) made
+// with the decision panel's buttons.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -611,6 +613,57 @@ async function barGame(D, base, check, shot) {
   await P.goto('about:blank');   // lets its live stream go
 }
 
+// ---- a Monmouth decision of the reactive side --------------------------------------------
+
+// Lee's Repulse with Grayson's Virginians in Attack Column beside the 16th
+// Dragoons, who face away (no Defensive Fire): the Americans attack through
+// the API, and the British page offers 2.3f's Retreat Before Close Combat
+// in the decision panel (its "stand" has no unit to click); retreating
+// moves the dragoons. Both seats are people; the British one is this page.
+async function barDecision(D, base, check, shot) {
+  const here = new URL('.', import.meta.url);
+  const sc = JSON.parse(readFileSync(new URL('../../scenarios/bar/1-lees-repulse.json', here), 'utf8'));
+  const put = (id, hex, form, facing) => Object.assign(sc.units.find((u) => u.id === id), { hex, ...(form ? { formation: form } : {}), facing });
+  put('GD/LEE', 'E1525', null, 60);              // with Lee: in command (3.2b G ii)
+  put('Va Bn/GD', 'E1525', 'attack_column', 60);
+  put('16 Da', 'E1625', 'cavalry', 60);            // E1625 is E1525's neighbour at 60 degrees
+  const g = await post(base, '/api/games', { scenario: sc, seed: 1, seats: ['human', 'human'] });
+  check(g.ok, `a Monmouth game from a scenario object${g.ok ? '' : ': ' + JSON.stringify(g.error)}`);
+  if (!g.ok) return;
+  const tok = Object.fromEntries(g.seats.map((x) => [x.side, x.token]));
+  let st = g.state;
+  for (let k = 0; k < 300 && !(st.pending && st.pending.decision) && !st.over; k++) {
+    const legal = (await get(base, `/api/games/${g.game}/legal`, tok[st.to_move])).actions;
+    const a = legal.find((x) => x.type === 'close_combat' && x.unit === 'Va Bn/GD' && x.target === 'E1625') ||
+      (st.to_move === 'american' && legal.find((x) => x.type === 'activate' && x.command === 'GD' && !x.wing)) ||
+      legal.find((x) => x.type === 'next') || legal.find((x) => x.type === 'activate' && !x.wing) || legal[0];
+    const r = await post(base, `/api/games/${g.game}/act`, { action: a }, tok[st.to_move]);
+    if (!r.ok) { check(false, `the API took ${JSON.stringify(a)}: ${JSON.stringify(r.error)}`); return; }
+    st = r.state;
+  }
+  check(st.pending && st.pending.decision === 'retreat_before_close_combat' && st.to_move === 'british',
+    `the attack waits for the British decision (${JSON.stringify(st.pending)})`);
+  if (!st.pending) return;
+  const P = await D.isolatedPage();
+  await P.goto(base + g.seats.find((x) => x.side === 'british').link);
+  await P.waitSel('#decision:not([hidden]) #decision-choices button');
+  const shown = await P.eval(() => ({ what: document.getElementById('decision-what').textContent,
+    buttons: [...document.querySelectorAll('#decision-choices button')].map((b) => [b.dataset.type, b.textContent]) }));
+  const legal = (await get(base, `/api/games/${g.game}/legal`, tok.british)).actions;
+  check(shown.buttons.length === legal.length && shown.buttons.every(([t, txt], i) => t === legal[i].type && txt === legal[i].text),
+    `the decision panel has a button for each choice the engine lists (${shown.buttons.map((b) => b[1]).join(' | ')})`);
+  check(/retreat before close combat/.test(shown.what) && /Va Bn\/GD/.test(shown.what), `it says what is decided (${shown.what})`);
+  await P.screenshot(shot.replace(/\.png$/, '') + '-bar-decision.png', false);
+  const i = legal.findIndex((x) => x.retreat === true);
+  await P.click(`#decision-choices button:nth-child(${i + 1})`);
+  await P.waitFor(() => document.querySelector('g.counter[data-unit="16 Da"]')?.dataset.hex !== 'E1625', null, 10000);
+  const after = (await get(base, `/api/games/${g.game}/state`, tok.british)).state;
+  const da = after.units.find((u) => u.id === '16 Da');
+  check(!after.pending && da.hex !== 'E1625' && da.sp === g.state.units.find((u) => u.id === '16 Da').sp,
+    `the dragoons retreated unharmed to ${da.hex} by the button, and the decision is gone`);
+  await P.goto('about:blank');
+}
+
 // ---- all of it ----------------------------------------------------------------------------------
 
 export async function runSuite(D, base, t, shot) {
@@ -623,6 +676,7 @@ export async function runSuite(D, base, t, shot) {
   await facing(D, base, t.check, shot);
   await replayViewer(D, base, t.check);
   await barGame(D, base, t.check, shot);
+  await barDecision(D, base, t.check, shot);
   errors.push(...D.errors);
   t.check(errors.length === 0, `no errors in the page${errors.length ? ': ' + errors.join(' | ') : ''}`);
 }
