@@ -80,7 +80,7 @@ static void test_hook_forming(void)
     CHECK_EQ(s->pc[va].form, BAR_FM_LINE);
     CHECK_EQ(act("{\"type\":\"form\",\"unit\":\"Va Bn/GD\",\"formation\":\"hook\",\"hook\":\"right\"}"), 0);
     CHECK_EQ(s->pc[va].form, BAR_FM_HOOK);
-    CHECK(!(s->pc[va].shape & BSH_HOOK_LEFT));
+    CHECK(!(s->pc[va].more2 & BM2_HOOK_LEFT));
     CHECK_EQ(s->pc[va].mp, mp - 1);
     CHECK_EQ(s->pc[va].facing, 3);   /* the Line's arm keeps its facing */
     const mk_event *e = find_ev("formation", NULL);
@@ -99,11 +99,11 @@ static void test_hook_forming(void)
     CHECK(act(js) < 0);   /* apply = legal */
     CHECK(act("{\"type\":\"form\",\"unit\":\"Va Bn/GD\",\"formation\":\"attack_column\"}") < 0);
     CHECK_EQ(act("{\"type\":\"form\",\"unit\":\"Va Bn/GD\",\"formation\":\"hook\",\"hook\":\"left\"}"), 0);
-    CHECK(s->pc[va].shape & BSH_HOOK_LEFT);
+    CHECK(s->pc[va].more2 & BM2_HOOK_LEFT);
     CHECK_EQ(s->pc[va].mp, mp - 2);
     CHECK_EQ(act("{\"type\":\"form\",\"unit\":\"Va Bn/GD\",\"formation\":\"line\"}"), 0);
     CHECK_EQ(s->pc[va].form, BAR_FM_LINE);
-    CHECK(!(s->pc[va].shape & BSH_HOOK_LEFT));
+    CHECK(!(s->pc[va].more2 & BM2_HOOK_LEFT));
     CHECK_EQ(s->pc[va].mp, mp - 3);
     CHECK(legal_count(BA_MOVE, va) > 0);   /* a Line moves again */
     /* only from Line: a unit in Attack Column does not bend */
@@ -135,14 +135,14 @@ static void test_hook_front_and_zoc(void)
     CHECK_EQ(bar_hook_arms(s, va, 0), 0);
     CHECK_EQ(bar_hook_arms(s, va, 8), 0);
     CHECK(bar_faces(s, va, 6));
-    s->pc[va].shape |= BSH_HOOK_LEFT;   /* bent left: the arm faces 30 degrees */
+    s->pc[va].more2 |= BM2_HOOK_LEFT;   /* bent left: the arm faces 30 degrees */
     CHECK_EQ(bar_hook_arms(s, va, 0), 2);   /* N */
     CHECK_EQ(bar_hook_arms(s, va, 2), 3);
     CHECK_EQ(bar_hook_arms(s, va, 4), 1);
     CHECK_EQ(bar_hook_arms(s, va, 6), 0);
     /* facing a hexside (120): the Line has 3 front neighbours, the Hook 4 */
     s->pc[va].facing = 4;
-    s->pc[va].shape &= (uint8_t)~BSH_HOOK_LEFT;
+    s->pc[va].more2 &= (uint8_t)~BM2_HOOK_LEFT;
     int fronts = 0;
     for (int b = 0; b < 12; b += 2)
         fronts += bar_faces(s, va, b);
@@ -326,11 +326,11 @@ static void test_hook_rout(void)
     empty(3);
     place("Va Bn/GD", "E2019", BAR_FM_HOOK, 90);
     int va = pid("Va Bn/GD");
-    s->pc[va].shape |= BSH_HOOK_LEFT;
+    s->pc[va].more2 |= BM2_HOOK_LEFT;
     mk_events_init(&ev, evs, 512);
     bar_rout_unit(s, sc, va, &ev);
     CHECK_EQ(s->pc[va].form, BAR_FM_GENERAL_ORDER);
-    CHECK(!(s->pc[va].shape & BSH_HOOK_LEFT));
+    CHECK(!(s->pc[va].more2 & BM2_HOOK_LEFT));
 }
 
 /* The state JSON names the formation "hook" and the bent end; the
@@ -405,7 +405,7 @@ static void test_setup_in_hook_7_1a_b(void)
         memset(&t, 0, sizeof t);
         CHECK_EQ(e->rs->init(&t, e, 0, 7, NULL, NULL), 0);
         CHECK_EQ(t.pc[i].form, BAR_FM_HOOK);
-        CHECK(t.pc[i].shape & BSH_HOOK_LEFT);
+        CHECK(t.pc[i].more2 & BM2_HOOK_LEFT);
         CHECK_EQ(t.pc[i].facing, 3);
         mk_scenario_free(e);
     }

@@ -140,7 +140,7 @@ typedef struct bar_pc {
     int8_t spent;          /* half MPs spent this activation (2.7, 2.8, 4.1a B) */
     uint8_t more;          /* BM_* */
     int8_t ctr;            /* a replacement leader: his Leader Loss counter + 1 (2.4b) */
-    uint8_t shape;         /* BSH_* (in what was the struct's padding byte) */
+    uint8_t more2;         /* BM2_*, when BM_* ran out (in what was the struct's padding byte) */
     int16_t back;          /* 3.4c: the first turn it may re-enter */
 } bar_pc;
 bool bar_offmap_exit_hex(const mk_scenario *sc, mk_hex h);
@@ -154,9 +154,9 @@ enum {
     BM_SK_NEAR = 1 << 6,   /* 2.6a: began the activation within 2 hexes of a friendly formed unit */
     BM_JC_LOC = 1 << 7,    /* 7.4a J: a Jaeger Corps unit that began Wurmb's activation in his LOC */
 };
-/* bar_pc.shape: the formation's geometry beyond its BAR_FM_* value. */
+/* bar_pc.more2 */
 enum {
-    BSH_HOOK_LEFT = 1 << 0, /* in Hook (BAR_FM_HOOK): the bent end is to the left (else the right) */
+    BM2_HOOK_LEFT = 1 << 0, /* in Hook (BAR_FM_HOOK): the bent end is to the left (else the right) */
 };
 
 /* Phases. */

@@ -431,7 +431,7 @@ int bar_hook_arms(const bar_state *s, int i, int b)
     const bar_pc *p = &s->pc[i];
     if (p->form != BAR_FM_HOOK)
         return bar_faces(s, i, b) ? 3 : 0;
-    int bent = (p->facing + (p->shape & BSH_HOOK_LEFT ? 10 : 2)) % 12;
+    int bent = (p->facing + (p->more2 & BM2_HOOK_LEFT ? 10 : 2)) % 12;
     return (within_60(b, p->facing) ? 1 : 0) | (within_60(b, bent) ? 2 : 0);
 }
 
@@ -733,7 +733,7 @@ void bar_rout_hexes(bar_state *s, const mk_scenario *sc, int i, int n, bool volu
     e->to = p->hex;
     e->value = (int16_t)n;
     if (p->form != BAR_FM_ARTILLERY_ROAD_COLUMN && x->p[i].kind != BK_ARTILLERY && !bar_mounted(s, sc, i))
-        p->form = BAR_FM_GENERAL_ORDER, p->shape &= (uint8_t)~BSH_HOOK_LEFT;
+        p->form = BAR_FM_GENERAL_ORDER, p->more2 &= (uint8_t)~BM2_HOOK_LEFT;
 }
 
 /* 6.6 Leader Loss: each leader in hex h checks; natural is the fire roll
@@ -785,7 +785,7 @@ static int init(void *st, const mk_scenario *sc, uint64_t options, uint64_t seed
         p->form = (uint8_t)x->p[i].form0;
         p->facing = (uint8_t)x->p[i].face0;
         if (p->form == BAR_FM_HOOK && x->p[i].hook_left0)
-            p->shape |= BSH_HOOK_LEFT;
+            p->more2 |= BM2_HOOK_LEFT;
         if (p->hex != MK_NO_HEX)
             p->flags |= BF_ON;
     }
@@ -1007,7 +1007,7 @@ static json_t *state_json(const void *st, const mk_scenario *sc)
             json_object_set_new(u, "sp", json_integer(p->sp));
             json_object_set_new(u, "formation", json_string(bar_formation_name(p->form)));
             if (p->form == BAR_FM_HOOK)   /* which end is bent */
-                json_object_set_new(u, "hook", json_string(p->shape & BSH_HOOK_LEFT ? "left" : "right"));
+                json_object_set_new(u, "hook", json_string(p->more2 & BM2_HOOK_LEFT ? "left" : "right"));
             json_object_set_new(u, "status",
                                 json_string(p->status & BS_ROUTED ? "routed"
                                             : (p->status & (BS_SHAKEN | BS_DISORDERED)) ==

@@ -420,7 +420,7 @@ int bar_legal_move(const bar_state *s, const mk_scenario *sc, const mk_action *w
         if (pi->kind == BK_INFANTRY && (p->form == BAR_FM_LINE || p->form == BAR_FM_HOOK) && hc <= p->mp) {
             for (int end = 0; end < 2; end++) {
                 uint8_t fl = end ? BAF_HOOK_LEFT : 0;
-                if (p->form == BAR_FM_HOOK && !(p->shape & BSH_HOOK_LEFT) == !end)
+                if (p->form == BAR_FM_HOOK && !(p->more2 & BM2_HOOK_LEFT) == !end)
                     continue;   /* already bent that way */
                 n = add(out, n, cap, (mk_action){.type = BA_FORM, .flags = fl, .cost = (uint8_t)hc,
                                                  .unit = (int16_t)i, .other = -1, .target = BAR_FM_HOOK});
@@ -538,9 +538,9 @@ int bar_apply_move(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_e
     }
     case BA_FORM: {
         p->form = (uint8_t)a->target;
-        p->shape &= (uint8_t)~BSH_HOOK_LEFT;
+        p->more2 &= (uint8_t)~BM2_HOOK_LEFT;
         if (a->target == BAR_FM_HOOK && (a->flags & BAF_HOOK_LEFT))
-            p->shape |= BSH_HOOK_LEFT;
+            p->more2 |= BM2_HOOK_LEFT;
         p->mp = (int8_t)(p->mp - a->cost);
         p->flags &= (uint8_t)~BF_FULL;
         mk_event *e = bar_ev(ev, "formation", "Monmouth 2.1");
