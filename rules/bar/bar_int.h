@@ -52,6 +52,7 @@ typedef struct bar_pinfo {
     int8_t side, kind, type, fire_row, nation;
     int8_t sp, er, cv, mp_half;
     bool skirmish, independent;
+    int16_t owner;             /* regimental guns: the owning regiment's piece (2.2d E), -1 */
     int16_t org;               /* the Command it activates with (oob org), -1 */
     int16_t arrive;            /* turn index of arrival; -1: on the map at set-up */
     int16_t entry;             /* entry hex of a reinforcement */
@@ -85,6 +86,10 @@ typedef struct bar_ext {
     bool sw_clinton, sw_lee, sw_laf, sw_ste, sw_nj, sw_exit_west, sw_off_map, sw_det[2];
     int sw_guard_turn, sw_relief_turn;   /* turns, -1 none */
     int16_t pc_lee, pc_gw, pc_way, pc_laf, pc_ste;   /* pieces, -1 if absent */
+    /* the artillery Special Leaders (3.2b C-D, 4.2b D): Knox, du
+     * Plessis-Mauduit, Pattison (pieces, -1 if absent); Greene's Wing (org) */
+    int16_t pc_art[3];
+    int16_t org_gre;
     /* evaluate.c's tables (bar_eval_prepare): each hex's neighbours
      * (mk_hex_neighbor's, MK_NO_HEX off the map), the distance from each
      * hex to the rally hexes and the objectives of 7.1d C, E, B and 7.3d B
@@ -143,6 +148,9 @@ enum {
     BM_EXITED = 1 << 2,    /* left the map (7.1a A, 7.2d B, 7.3d C, 7.4d C) */
     BM_GUARD = 1 << 3,     /* the baggage train guard (7.4a F i) */
     BM_OFFMAP = 1 << 4,    /* off the map by W0114/W0124 (3.4c), back from turn `back` */
+    BM_PRO1 = 1 << 5,      /* 2.2d F: prolonged a hex this activation (no Formation/Facing change) */
+    BM_PRO2 = 1 << 6,      /* 2.2d F: regimental guns, a second hex */
+    BM_BATTERY = 1 << 7,   /* 3.2b C-D, 4.2b D: fired with a Special Leader's battery this turn */
 };
 
 /* Phases. */
@@ -189,6 +197,10 @@ typedef struct bar_state {
     int16_t of_unit;       /* -1: none */
     int8_t nof;            /* (artillery, mover) pairs that fired this activation */
     int16_t of[16][2];
+    /* 3.2b C-D, 4.2b D: the Special Leader whose stacked artillery fired
+     * this Fire Combat Segment, and its target (the battery's) */
+    int16_t bat_leader;    /* -1: none */
+    mk_hex bat_target;
     int8_t winner;         /* when over */
     int8_t level;          /* bar_level */
     bar_pc pc[BAR_MAX_PIECES];
@@ -197,10 +209,13 @@ typedef struct bar_state {
 /* Action types. */
 enum {
     BA_NONE, BA_ACTIVATE, BA_NEXT, BA_MOVE, BA_FACE, BA_FORM, BA_ENTER, BA_FIRE, BA_CC,
-    BA_SNIPE, BA_ROUT, BA_EXIT, BA_GUARD, BA_RBCC, BA_OPFIRE, BA_DETACH, BA_COUNT
+    BA_SNIPE, BA_ROUT, BA_EXIT, BA_GUARD, BA_RBCC, BA_OPFIRE, BA_DETACH,
+    BA_PROLONGE,           /* 2.2d F-G: unlimbered artillery moves a hex */
+    BA_COUNT
 };
 enum { BAF_WING = 1,     /* BA_ACTIVATE: try a Wing Activation (2.4a) */
-       BAF_CHARGE = 2 };  /* BA_CC: a cavalry Charge (2.3), path[0] its end hex */
+       BAF_CHARGE = 2,   /* BA_CC: a cavalry Charge (2.3), path[0] its end hex */
+       BAF_GUNS = 4 };   /* BA_FIRE: with the unit's regimental guns (2.2d E iv), `other` */
 
 /* --- who stands where ------------------------------------------------------ */
 /* A per-call index of the pieces in each hex, built on the caller's stack
@@ -309,10 +324,26 @@ int bar_apply_fire(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_e
                    mk_error *err);
 int bar_fire_strength_of(const bar_state *s, const mk_scenario *sc, int i, mk_hex target,
                          int *column);
+int bar_fire_strength_with(const bar_state *s, const mk_scenario *sc, int i, int guns, mk_hex target, int *column);
 bool bar_opfire_offered(bar_state *s, const mk_scenario *sc, int mover);
 int bar_legal_opfire(const bar_state *s, const mk_scenario *sc, mk_action *out, int cap);
 int bar_apply_opfire(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_events *ev);
 void bar_resolve_fire(bar_state *s, const mk_scenario *sc, int i, mk_hex target, bool defensive, mk_events *ev);
+void bar_resolve_fire_with(bar_state *s, const mk_scenario *sc, int i, int guns, mk_hex target, bool defensive,
+                           mk_events *ev);
+
+/* artillery.c: regimental guns (2.2d E), prolonge (2.2d F-G), the
+ * artillery Special Leaders (3.2b C-D, 4.2b D) */
+bool bar_is_rgt_gun(const bar_pinfo *p);
+bool bar_rgt_may_fire(const bar_state *s, const mk_scenario *sc, int g);
+int bar_rgt_guns_with(const bar_state *s, const mk_scenario *sc, int i);
+bool bar_rgt_may_unlimber(const bar_state *s, const mk_scenario *sc, int g);
+bool bar_rgt_spared(const bar_state *s, const mk_scenario *sc, int g);
+int bar_legal_prolonge(const bar_state *s, const mk_scenario *sc, int i, mk_action *out, int n, int cap);
+void bar_apply_prolonge(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_events *ev);
+void bar_battery_note(bar_state *s, const mk_scenario *sc, int i, mk_hex target);
+bool bar_battery_may(const bar_state *s, const mk_scenario *sc, int j);
+int bar_legal_battery(const bar_state *s, const mk_scenario *sc, int lo, int hi, mk_action *out, int n, int cap);
 
 /* melee.c */
 int bar_legal_cc(const bar_state *s, const mk_scenario *sc, const mk_action *want, mk_action *out,

@@ -43,8 +43,9 @@ static bool can_fire(const bar_state *s, const mk_scenario *sc, int i)
     const bar_pc *p = &s->pc[i];
     /* the cheap tests first: most pieces are not in the activation */
     return p->hex != MK_NO_HEX && !bar_is_leader(&x->p[i]) && x->p[i].fire_row >= 0 &&
-           !(p->status & BS_ROUTED) && !(p->flags & BF_FIRED) && bar_max_sps_firing(&x->ch, p->form) > 0 &&
-           bar_piece_active(s, sc, i);
+           !(p->status & BS_ROUTED) && !(p->flags & BF_FIRED) && !(p->more & BM_BATTERY) &&
+           bar_max_sps_firing(&x->ch, p->form) > 0 && bar_piece_active(s, sc, i) &&
+           bar_rgt_may_fire(s, sc, i);   /* Monmouth 2.2d E ii, iv */
 }
 
 /* bar_fire_strength_of, with the caller's index o (or NULL); listing
@@ -107,6 +108,28 @@ int bar_fire_strength_of(const bar_state *s, const mk_scenario *sc, int i, mk_he
     return strength(s, sc, NULL, false, i, target, column);
 }
 
+/* 2.2d E iv: infantry unit i and its regimental guns g at target, one
+ * fire: the two strengths added (the guns' SPs count as zero towards the
+ * infantry's maximum firing), the column of the sum; -1 if either cannot
+ * fire at it. */
+static int combined(const bar_state *s, const mk_scenario *sc, const bar_occ *o, int i, int g, mk_hex target,
+                    int *column)
+{
+    const bar_ext *x = bar_x(sc);
+    int c1, c2;
+    int a = strength(s, sc, o, false, i, target, &c1), b = strength(s, sc, o, false, g, target, &c2);
+    *column = -1;
+    if (a < 0 || b < 0)
+        return -1;
+    *column = bar_fire_column(&x->ch, a + b, bar_fire_defence(&x->ch, x->map.terrain[target], false));
+    return a + b;
+}
+
+int bar_fire_strength_with(const bar_state *s, const mk_scenario *sc, int i, int guns, mk_hex target, int *column)
+{
+    return guns >= 0 ? combined(s, sc, NULL, i, guns, target, column) : strength(s, sc, NULL, false, i, target, column);
+}
+
 int bar_legal_fire(const bar_state *s, const mk_scenario *sc, const mk_action *want, mk_action *out,
                    int n, int cap)
 {
@@ -139,9 +162,16 @@ int bar_legal_fire(const bar_state *s, const mk_scenario *sc, const mk_action *w
             int col;
             if (strength(s, sc, &occ, true, i, h, &col) >= 0 && col >= 0)
                 out[n++] = (mk_action){.type = BA_FIRE, .unit = (int16_t)i, .other = -1, .target = h};
+            /* Monmouth 2.2d E iv: with its regimental guns, one fire */
+            int g = bar_rgt_guns_with(s, sc, i);
+            if (g >= 0 && n < cap && combined(s, sc, &occ, i, g, h, &col) >= 0 && col >= 0)
+                out[n++] = (mk_action){.type = BA_FIRE, .flags = BAF_GUNS, .unit = (int16_t)i, .other = (int16_t)g,
+                                       .target = h};
         }
     }
-    return n;
+    /* 3.2b C-D, 4.2b D: artillery not yet activated fires with a Special
+     * Leader's battery */
+    return bar_legal_battery(s, sc, lo, hi, out, n, cap);
 }
 
 /* The unit of hex h that takes the losses: the most SPs (then the first). */
@@ -150,15 +180,38 @@ static int top_unit(const bar_state *s, const mk_scenario *sc, mk_hex h)
     const bar_ext *x = bar_x(sc);
     int best = -1;
     for (int j = 0; j < s->npieces; j++)
-        if (s->pc[j].hex == h && !bar_is_leader(&x->p[j]) && (best < 0 || s->pc[j].sp > s->pc[best].sp))
+        if (s->pc[j].hex == h && !bar_is_leader(&x->p[j]) && !bar_rgt_spared(s, sc, j) &&   /* 2.2d E vi */
+            (best < 0 || s->pc[j].sp > s->pc[best].sp))
             best = j;
     return best;
 }
 
 int bar_apply_fire(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_events *ev, mk_error *err)
 {
-    s->pc[a->unit].flags |= BF_FIRED | BF_MOVED;
-    bar_resolve_fire(s, sc, a->unit, a->target, false, ev);
+    int i = a->unit, guns = a->flags & BAF_GUNS ? a->other : -1;
+    if (!bar_piece_active(s, sc, i)) {   /* 3.2b C-D, 4.2b D: with the battery */
+        const bar_ext *x = bar_x(sc);
+        s->pc[i].flags |= BF_FIRED;
+        s->pc[i].more |= BM_BATTERY;
+        mk_event *e = bar_ev(ev, "battery_fire", s->bat_leader == x->pc_art[2] ? "Monmouth 4.2b D"
+                                                 : s->bat_leader == x->pc_art[1] ? "Monmouth 3.2b D"
+                                                                                 : "Monmouth 3.2b C");
+        e->unit = (int16_t)i;
+        e->other = s->bat_leader;
+        e->target = a->target;
+        bar_resolve_fire(s, sc, i, a->target, false, ev);
+        return 0;
+    }
+    s->pc[i].flags |= BF_FIRED | BF_MOVED;
+    if (guns >= 0) {
+        s->pc[guns].flags |= BF_FIRED | BF_MOVED;
+        mk_event *e = bar_ev(ev, "combined_fire", "Monmouth 2.2d E iv");
+        e->unit = (int16_t)i;
+        e->other = (int16_t)guns;
+        e->target = a->target;
+    }
+    bar_resolve_fire_with(s, sc, i, guns, a->target, false, ev);
+    bar_battery_note(s, sc, i, a->target);
     (void)err;
     return 0;
 }
@@ -167,9 +220,17 @@ int bar_apply_fire(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_e
  * a Close Combat, with the chart's Defensive Fire special results). */
 void bar_resolve_fire(bar_state *s, const mk_scenario *sc, int i, mk_hex target, bool defensive, mk_events *ev)
 {
+    bar_resolve_fire_with(s, sc, i, -1, target, defensive, ev);
+}
+
+/* The same with infantry unit i's regimental guns (2.2d E iv; -1 none):
+ * one roll on the infantry's table at the column of the added strengths. */
+void bar_resolve_fire_with(bar_state *s, const mk_scenario *sc, int i, int guns, mk_hex target, bool defensive,
+                           mk_events *ev)
+{
     const bar_ext *x = bar_x(sc);
     int col;
-    int str = bar_fire_strength_of(s, sc, i, target, &col);
+    int str = bar_fire_strength_with(s, sc, i, guns, target, &col);
     if (str < 0 || col < 0)
         return;
     bool art = bar_fire_row_artillery(x->p[i].fire_row);
@@ -227,7 +288,8 @@ static bool may_opfire(const bar_state *s, const mk_scenario *sc, int j, int i)
     const bar_ext *x = bar_x(sc);
     const bar_pc *p = &s->pc[j];
     if (p->hex == MK_NO_HEX || x->p[j].kind != BK_ARTILLERY || x->p[j].side == x->p[i].side ||
-        p->form != BAR_FM_ARTILLERY || (p->status & BS_ROUTED) || x->p[j].fire_row < 0)
+        p->form != BAR_FM_ARTILLERY || (p->status & BS_ROUTED) || x->p[j].fire_row < 0 ||
+        !bar_rgt_may_fire(s, sc, j))   /* 2.2d E ii, iv */
         return false;
     for (int k = 0; k < s->nof; k++)
         if (s->of[k][0] == j && s->of[k][1] == i)

@@ -180,6 +180,10 @@ static int prepare(mk_scenario *sc, mk_error *err)
     x->pc_way = (int16_t)mk_scenario_unit(sc, "WAY/LEE");
     x->pc_laf = (int16_t)mk_scenario_unit(sc, "LAF/LEE");
     x->pc_ste = (int16_t)mk_scenario_unit(sc, "STE/GW");
+    x->pc_art[0] = (int16_t)mk_scenario_unit(sc, "KNO/GW");     /* 3.2b C */
+    x->pc_art[1] = (int16_t)mk_scenario_unit(sc, "duPM/GRE");   /* 3.2b D */
+    x->pc_art[2] = (int16_t)mk_scenario_unit(sc, "PAT/HC");     /* 4.2b D */
+    x->org_gre = (int16_t)bar_oob_find_org(&x->oob, BAR_AMERICAN, "GRE");
     if (bar_map_parse(&x->map, &sc->map.grid, json_object_get(sc->json, "map"), err))
         return -1;
     x->first_turn = bar_scenario_first_turn(x->scenario);
@@ -207,7 +211,7 @@ static int prepare(mk_scenario *sc, mk_error *err)
         bar_pinfo *p = &x->p[i];
         char path[48];
         snprintf(path, sizeof path, "units[%d]", i);
-        p->unit = p->leader = p->org = -1;
+        p->unit = p->leader = p->org = p->owner = -1;
         p->arrive = -1;
         p->entry = MK_NO_HEX;
         p->entry_mp_half = -1;
@@ -309,6 +313,14 @@ static int prepare(mk_scenario *sc, mk_error *err)
         } else if (sc->units[i].hex == MK_NO_HEX) {
             return fail(err, "%s: %s: neither a hex nor an arrival (\"arrive\", \"entry\")", sc->source, path);
         }
+    }
+    /* 2.2d E: each regimental gun's owning regiment, as a piece */
+    for (int i = 0; i < sc->nunits; i++) {
+        bar_pinfo *p = &x->p[i];
+        int own = p->unit >= 0 ? x->oob.unit[p->unit].owner : -1;
+        for (int j = 0; own >= 0 && j < sc->nunits; j++)
+            if (x->p[j].unit == own)
+                p->owner = (int16_t)j;
     }
     return 0;
 }
@@ -670,6 +682,7 @@ static int init(void *st, const mk_scenario *sc, uint64_t options, uint64_t seed
     s->winner = -1;
     s->rb_unit = -1;
     s->of_unit = -1;
+    s->bat_leader = -1;
     s->det[0] = s->det[1] = -1;
     for (int i = 0; i < sc->nunits; i++) {
         bar_pc *p = &s->pc[i];
@@ -809,7 +822,9 @@ static int apply(void *st, const mk_scenario *sc, const mk_action *a, mk_events 
         /* an Independent or a higher leader acts once a turn, in the first
          * activation it takes part in (bar_piece_active) */
         const bar_pinfo *p = a->unit >= 0 ? &bar_x(sc)->p[a->unit] : NULL;
-        if (p && (p->independent || (bar_is_leader(p) && p->role != BAR_LR_COMMAND)))
+        /* (a battery's fire, 3.2b C, is not an activation of its unit) */
+        if (p && (p->independent || (bar_is_leader(p) && p->role != BAR_LR_COMMAND)) &&
+            !(a->type == BA_FIRE && (s->pc[a->unit].more & BM_BATTERY)))
             s->pc[a->unit].flags |= BF_ACTED | BF_MOVED;
     }
     return rc;
@@ -974,7 +989,8 @@ static json_t *state_json(const void *st, const mk_scenario *sc)
 
 static const char *const type_names[BA_COUNT] = {"",     "activate", "next", "move",  "face",  "form",
                                                  "enter", "fire", "close_combat", "snipe", "rout", "exit", "guard",
-                                                 "retreat_before_close_combat", "opportunity_fire", "detach"};
+                                                 "retreat_before_close_combat", "opportunity_fire", "detach",
+                                                 "prolonge"};
 
 static json_t *action_json(const void *st, const mk_scenario *sc, const mk_action *a)
 {
@@ -1005,9 +1021,14 @@ static json_t *action_json(const void *st, const mk_scenario *sc, const mk_actio
         break;
     case BA_MOVE:
     case BA_ENTER:
+    case BA_PROLONGE:
         json_object_set_new(o, "unit", json_string(bar_pid(sc, a->unit)));
         json_object_set_new(o, "path", json_pack("[o]", hex_json(sc, a->path[0])));
-        if (t == BA_ENTER)
+        if (t == BA_PROLONGE)
+            snprintf(text, sizeof text, "%s prolonges %s-%s, unlimbered (%g MP; Monmouth 2.2d F)",
+                     bar_pid(sc, a->unit), mk_hex_label(g, s->pc[a->unit].hex, lb), mk_hex_label(g, a->path[0], lb2),
+                     a->cost / 2.0);
+        else if (t == BA_ENTER)
             snprintf(text, sizeof text, "Enter %s at %s", bar_pid(sc, a->unit), mk_hex_label(g, a->path[0], lb));
         else
             snprintf(text, sizeof text, "Move %s %s-%s (%g MP)", bar_pid(sc, a->unit),
@@ -1030,11 +1051,17 @@ static json_t *action_json(const void *st, const mk_scenario *sc, const mk_actio
         json_object_set_new(o, "unit", json_string(bar_pid(sc, a->unit)));
         json_object_set_new(o, "target", hex_json(sc, a->target));
         if (t == BA_FIRE) {
-            int col = -1;
-            int str = bar_fire_strength_of(s, sc, a->unit, a->target, &col);
-            snprintf(text, sizeof text, "%s fires at %s: strength %.2f, column %s", bar_pid(sc, a->unit),
+            int col = -1, guns = a->flags & BAF_GUNS ? a->other : -1;
+            int str = bar_fire_strength_with(s, sc, a->unit, guns, a->target, &col);
+            if (guns >= 0)
+                json_object_set_new(o, "with_guns", json_true());
+            snprintf(text, sizeof text, "%s%s%s fires at %s: strength %.2f, column %s%s", bar_pid(sc, a->unit),
+                     guns >= 0 ? " with " : "", guns >= 0 ? bar_pid(sc, guns) : "",
                      mk_hex_label(g, a->target, lb), str / 100.0,
-                     col >= 0 ? x->ch.fire.col[col].name : "below the table");
+                     col >= 0 ? x->ch.fire.col[col].name : "below the table",
+                     guns >= 0 ? " (Monmouth 2.2d E iv)"
+                     : bar_piece_active(s, sc, a->unit) ? ""
+                     : " (with the battery, Monmouth 3.2b C-D, 4.2b D)");
         } else if (a->flags & BAF_CHARGE) {
             json_object_set_new(o, "charge", json_true());
             json_object_set_new(o, "path", json_pack("[o]", hex_json(sc, a->path[0])));
@@ -1112,20 +1139,21 @@ static int action_parse(const void *st, const mk_scenario *sc, json_t *obj, mk_a
             t = k;
     if (t < 0)
         return mk_error_set(err, "bad_arg", "action.type: one of activate, next, move, face, form, rout, snipe, exit, guard, "
-                                            "enter, fire, close_combat");
+                                            "enter, prolonge, fire, close_combat");
     out->type = (uint8_t)t;
     const char *key;
     json_t *v;
     json_object_foreach(obj, key, v) {
         static const char *const ok[] = {"type", "text", "cost", "unit", "path", "target", "facing",
                                          "formation", "command", "wing", "leader", "charge", "retreat",
-                                         "off_map", NULL};
+                                         "off_map", "with_guns", NULL};
         bool known = false;
         for (int k = 0; ok[k]; k++)
             known |= !strcmp(ok[k], key);
         if (!known)
             return mk_error_set(err, "bad_arg", "action.%s: unknown field", key);
-        if ((!strcmp(key, "wing") || !strcmp(key, "charge") || !strcmp(key, "off_map") || !strcmp(key, "retreat")) &&
+        if ((!strcmp(key, "wing") || !strcmp(key, "charge") || !strcmp(key, "off_map") || !strcmp(key, "retreat") ||
+             !strcmp(key, "with_guns")) &&
             !json_is_boolean(v))
             return mk_error_set(err, "bad_arg", "action.%s: true or false", key);
     }
@@ -1167,7 +1195,7 @@ static int action_parse(const void *st, const mk_scenario *sc, json_t *obj, mk_a
         return mk_error_set(err, "bad_arg", "action.unit: no unit '%s'", u ? u : "(missing)");
     out->unit = (int16_t)i;
     char e2[120];
-    if (t == BA_MOVE || t == BA_ENTER) {
+    if (t == BA_MOVE || t == BA_ENTER || t == BA_PROLONGE) {
         json_t *p = json_object_get(obj, "path");
         mk_hex h;
         if (json_array_size(p) != 1 || !json_is_string(json_array_get(p, 0)))
@@ -1210,6 +1238,11 @@ static int action_parse(const void *st, const mk_scenario *sc, json_t *obj, mk_a
             out->flags = BAF_CHARGE;
             out->npath = 1;
             out->path[0] = bar_charge_end(s, sc, i, h);
+        }
+        if (t == BA_FIRE && json_is_true(json_object_get(obj, "with_guns"))) {
+            /* 2.2d E iv: the unit's regimental guns follow from the position */
+            out->flags = BAF_GUNS;
+            out->other = (int16_t)bar_rgt_guns_with(s, sc, i);
         }
     }
     return 0;

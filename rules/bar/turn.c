@@ -152,7 +152,7 @@ static void set_activation_mp(bar_state *s, const mk_scenario *sc)
         p->mp = 0;
         p->road = 0;
         p->spent = 0;
-        p->more &= (uint8_t)~BM_OFF_ROAD;
+        p->more &= (uint8_t)~(BM_OFF_ROAD | BM_PRO1 | BM_PRO2);
         if (!bar_piece_active(s, sc, i))
             continue;
         const bar_pinfo *pi = &x->p[i];
@@ -431,8 +431,10 @@ int bar_turn_init(bar_state *s, const mk_scenario *sc, mk_events *ev)
     s->acted[0] = s->acted[1] = 0;
     s->marker = 0;
     s->bonus = 0;
-    for (int i = 0; i < s->npieces; i++)
+    for (int i = 0; i < s->npieces; i++) {
         s->pc[i].flags &= (uint8_t)~BF_ACTED;
+        s->pc[i].more &= (uint8_t)~BM_BATTERY;   /* 3.2b C: "in the current turn" */
+    }
     bar_raids(s, sc, ev);   /* 7.4a F ii: before any other activity */
     if (bar_x(sc)->sw_relief_turn == s->turn)
         for (int side = 0; side < 2; side++) {   /* 7.4a D: -5, not below 0 */
@@ -504,7 +506,9 @@ void bar_end_activation(bar_state *s, const mk_scenario *sc, mk_events *ev)
     for (int i = 0; i < s->npieces; i++) {
         s->pc[i].mp = 0;
         s->pc[i].flags &= (uint8_t)~(BF_FIRED | BF_CC | BF_OOC | BF_MOVED | BF_FULL);
+        s->pc[i].more &= (uint8_t)~(BM_PRO1 | BM_PRO2);
     }
+    s->bat_leader = -1;
     s->phase = BP_ACTIVATE;
     bool more = side_can_activate(s, sc, 0) || side_can_activate(s, sc, 1);
     bool end = !more;

@@ -1,0 +1,163 @@
+/* artillery.c - the Monmouth artillery rules the Fire Combat and Movement
+ * Segments share: the Hessian regimental guns (Monmouth 2.2d E ii, iv-vi)
+ * and the artillery Special Leaders Knox, du Plessis-Mauduit and Pattison
+ * (3.2b C-D, 4.2b D). Prolonge (2.2d F-G) is a movement: move.c.
+ *
+ * Ours (docs/bar.md "Artillery"): we keep no order within a stack, so the
+ * guns are read as lying under the infantry (the bottom, as 2.2d A puts
+ * artillery stacked with infantry): in Line they are "above the sixth SP"
+ * while the hex holds at most 5 infantry SPs. A battery's units each fire
+ * on their own (one roll a unit), at any range. */
+#include "rules/bar/bar_int.h"
+
+bool bar_is_rgt_gun(const bar_pinfo *p) { return p->kind == BK_ARTILLERY && p->type == BAR_UT_ART_REGIMENTAL; }
+
+/* Infantry SPs of side in hex h, and whether one of those units is in Line
+ * (Hook is not built). */
+static int infantry_sps(const bar_state *s, const mk_scenario *sc, mk_hex h, int side, bool *line)
+{
+    const bar_ext *x = bar_x(sc);
+    int sp = 0;
+    *line = false;
+    for (int j = 0; j < s->npieces; j++) {
+        if (s->pc[j].hex != h || x->p[j].kind != BK_INFANTRY || x->p[j].side != side || !bar_alive(s, j))
+            continue;
+        sp += s->pc[j].sp;
+        *line |= s->pc[j].form == BAR_FM_LINE;
+    }
+    return sp;
+}
+
+/* Monmouth 2.2d E ii: regimental guns fire only from a hex that contains
+ * their owning regiment; 2.2d E iv: stacked with infantry in Line, only
+ * above the sixth SP (ours: at most 5 infantry SPs over them; their own
+ * SPs count as zero). Other artillery: true. */
+bool bar_rgt_may_fire(const bar_state *s, const mk_scenario *sc, int g)
+{
+    const bar_ext *x = bar_x(sc);
+    if (!bar_is_rgt_gun(&x->p[g]))
+        return true;
+    int o = x->p[g].owner;
+    if (o < 0 || !bar_alive(s, o) || s->pc[g].hex == MK_NO_HEX || s->pc[o].hex != s->pc[g].hex)
+        return false;
+    bool line;
+    int sp = infantry_sps(s, sc, s->pc[g].hex, x->p[g].side, &line);
+    return !line || sp <= 5;
+}
+
+/* 2.2d E ii: regimental guns unlimber only in their owning regiment's hex. */
+bool bar_rgt_may_unlimber(const bar_state *s, const mk_scenario *sc, int g)
+{
+    const bar_ext *x = bar_x(sc);
+    int o = x->p[g].owner;
+    return !bar_is_rgt_gun(&x->p[g]) ||
+           (o >= 0 && bar_alive(s, o) && s->pc[o].hex != MK_NO_HEX && s->pc[o].hex == s->pc[g].hex);
+}
+
+/* 2.2d E iv: the regimental guns that may fire together with infantry unit
+ * i (stacked with it, owned by it, unlimbered, not yet fired, in the
+ * activation), -1 if none. */
+int bar_rgt_guns_with(const bar_state *s, const mk_scenario *sc, int i)
+{
+    const bar_ext *x = bar_x(sc);
+    if (x->p[i].kind != BK_INFANTRY || s->pc[i].hex == MK_NO_HEX)
+        return -1;
+    for (int g = 0; g < s->npieces; g++) {
+        const bar_pc *p = &s->pc[g];
+        if (x->p[g].owner != i || p->hex != s->pc[i].hex || p->form != BAR_FM_ARTILLERY ||
+            (p->status & BS_ROUTED) || (p->flags & (BF_FIRED | BF_ELIM)) || (p->more & BM_BATTERY) ||
+            x->p[g].fire_row < 0 || !bar_piece_active(s, sc, g) || !bar_rgt_may_fire(s, sc, g))
+            continue;
+        return g;
+    }
+    return -1;
+}
+
+/* 2.2d E vi: fire losses are never assessed against regimental guns
+ * stacked with infantry "unless the player performing the Fire Combat
+ * chooses to do so" (ours: the firer never chooses; Standard 12.9g is not
+ * built). */
+bool bar_rgt_spared(const bar_state *s, const mk_scenario *sc, int g)
+{
+    const bar_ext *x = bar_x(sc);
+    if (!bar_is_rgt_gun(&x->p[g]) || s->pc[g].hex == MK_NO_HEX)
+        return false;
+    bool line;
+    return infantry_sps(s, sc, s->pc[g].hex, x->p[g].side, &line) > 0;
+}
+
+/* --- 3.2b C-D, 4.2b D: Knox, du Plessis-Mauduit, Pattison ---------------- */
+
+/* Is piece i's Command under org anc (or, for Wayne's units, its wing)? */
+static bool under_org(const bar_ext *x, int i, int anc)
+{
+    if (anc < 0)
+        return false;
+    if (x->p[i].unit >= 0 && x->oob.unit[x->p[i].unit].wing == anc)
+        return true;
+    for (int org = x->p[i].org, k = 0; org >= 0 && k < BAR_OOB_MAX_ORGS; k++, org = x->oob.org[org].parent)
+        if (org == anc)
+            return true;
+    return false;
+}
+
+/* May Special Leader k (0 Knox, 1 du Plessis-Mauduit, 2 Pattison) lend his
+ * ability to artillery piece j? du Plessis-Mauduit only to units of
+ * Greene's Wing (3.2b D). */
+static bool leader_covers(const bar_ext *x, int k, int j)
+{
+    return k != 1 || under_org(x, j, x->org_gre);
+}
+
+/* After activated artillery unit i fired at target: a Special Leader stacked
+ * with it and in the activation makes the hex and the adjacent hexes a
+ * battery for this Fire Combat Segment (3.2b C, 4.2b D). */
+void bar_battery_note(bar_state *s, const mk_scenario *sc, int i, mk_hex target)
+{
+    const bar_ext *x = bar_x(sc);
+    if (x->p[i].kind != BK_ARTILLERY)
+        return;
+    for (int k = 0; k < 3; k++) {
+        int l = x->pc_art[k];
+        if (l < 0 || !bar_alive(s, l) || s->pc[l].hex != s->pc[i].hex || x->p[l].side != x->p[i].side ||
+            !bar_piece_active(s, sc, l) || !leader_covers(x, k, i))
+            continue;
+        s->bat_leader = (int16_t)l;
+        s->bat_target = target;
+        return;
+    }
+}
+
+/* May artillery piece j fire with the battery now? Of the leader's side,
+ * unlimbered, in his hex or next to it, not in the activation and not yet
+ * activated this turn, not fired (the battery's or its own) this turn. */
+bool bar_battery_may(const bar_state *s, const mk_scenario *sc, int j)
+{
+    const bar_ext *x = bar_x(sc);
+    int l = s->bat_leader;
+    if (l < 0)
+        return false;
+    const bar_pc *p = &s->pc[j];
+    const bar_pinfo *pi = &x->p[j];
+    if (pi->kind != BK_ARTILLERY || pi->side != x->p[l].side || p->hex == MK_NO_HEX || p->form != BAR_FM_ARTILLERY ||
+        (p->status & BS_ROUTED) || (p->flags & (BF_FIRED | BF_ACTED | BF_ELIM)) || (p->more & BM_BATTERY) ||
+        pi->fire_row < 0 || mk_hex_distance(&sc->map.grid, p->hex, s->pc[l].hex) > 1)
+        return false;
+    if (pi->org >= 0 && pi->org < 64 && ((s->acted[pi->side] >> pi->org) & 1))
+        return false;   /* its Command has been activated this turn */
+    int k = l == x->pc_art[0] ? 0 : l == x->pc_art[1] ? 1 : 2;
+    return leader_covers(x, k, j) && !bar_piece_active(s, sc, j) && bar_rgt_may_fire(s, sc, j);
+}
+
+/* The battery's fires of pieces lo..hi-1 (bar_legal_fire lists them). */
+int bar_legal_battery(const bar_state *s, const mk_scenario *sc, int lo, int hi, mk_action *out, int n, int cap)
+{
+    for (int j = lo; j < hi && n < cap && s->bat_leader >= 0; j++) {
+        if (!bar_battery_may(s, sc, j))
+            continue;
+        int col;
+        if (bar_fire_strength_of(s, sc, j, s->bat_target, &col) >= 0 && col >= 0)
+            out[n++] = (mk_action){.type = BA_FIRE, .unit = (int16_t)j, .other = -1, .target = s->bat_target};
+    }
+    return n;
+}

@@ -1,0 +1,527 @@
+/* test_bar_artillery.c - the Monmouth artillery rules with forced dice, each
+ * test named by its section: the Hessian regimental guns (2.2d E), prolonge
+ * (2.2d F-G), the artillery Special Leaders Knox, du Plessis-Mauduit and
+ * Pattison (3.2b C-D, 4.2b D). Positions are built on scenario 4 (it has
+ * every piece these rules need): every piece is taken off the map, then
+ * the test places the ones it needs. */
+#include "bar_fixture.h"
+
+static const mk_grid *g;
+static mk_hex centre;   /* a hex with open, level ground and no hexsides 5 hexes round */
+
+static bool plain(mk_hex h, int level)
+{
+    if (h == MK_NO_HEX || x->map.terrain[h] != BAR_T_OPEN || x->map.elevation[h] != level ||
+        x->map.features[h])
+        return false;
+    for (int d = 0; d < 6; d++) {
+        mk_hex n = mk_hex_neighbor(g, h, d);
+        if (n != MK_NO_HEX && bar_hexside(&x->map, h, n))
+            return false;
+    }
+    return true;
+}
+
+static mk_hex find_centre(void)
+{
+    int size = mk_grid_size(g);
+    for (mk_hex h = 0; h < size; h++) {
+        if (!plain(h, x->map.elevation[h]) || mk_hex_on_map_edge(g, h))
+            continue;
+        bool ok = true;
+        for (mk_hex k = 0; k < size && ok; k++)
+            if (mk_hex_distance(g, h, k) <= 5)
+                ok = plain(k, x->map.elevation[h]);
+        if (ok)
+            return h;
+    }
+    return MK_NO_HEX;
+}
+
+static mk_hex step(mk_hex h, int d, int n)
+{
+    for (int k = 0; k < n && h != MK_NO_HEX; k++)
+        h = mk_hex_neighbor(g, h, d);
+    return h;
+}
+
+static const char *lab(mk_hex h)
+{
+    static char b[4][MK_HEX_LABEL_MAX];
+    static int k;
+    k = (k + 1) % 4;
+    return mk_hex_label(g, h, b[k]);
+}
+
+/* Put piece id at hex h, facing hex toward (or MK_NO_HEX: 0 degrees). */
+static void put(const char *id, mk_hex h, int form, mk_hex toward)
+{
+    place(id, lab(h), form, toward == MK_NO_HEX ? 0 : 30 * bar_bearing12(g, h, toward));
+}
+
+static void activate(int side, const char *command)
+{
+    char js[96];
+    s->side = (int8_t)side;
+    force(1, 10);   /* an Initiative roll, if one is needed, passes */
+    snprintf(js, sizeof js, "{\"type\":\"activate\",\"command\":\"%s\"}", command);
+    CHECK_EQ(act(js), 0);
+    CHECK_EQ(s->phase, BP_MOVE);
+}
+
+/* The legal action of the given type, piece, target (-1: any) and flags
+ * (-1: any), or NULL. */
+static mk_action list[MK_MAX_ACTIONS];
+static int nlist;
+static const mk_action *listed(int type, int unit, int target, int flags)
+{
+    nlist = sc->rs->legal(s, sc, list, MK_MAX_ACTIONS);
+    for (int k = 0; k < nlist; k++)
+        if (list[k].type == type && list[k].unit == unit && (target < 0 || list[k].target == target) &&
+            (flags < 0 || list[k].flags == flags))
+            return &list[k];
+    return NULL;
+}
+
+static int count_listed(int type, int unit)
+{
+    nlist = sc->rs->legal(s, sc, list, MK_MAX_ACTIONS);
+    int c = 0;
+    for (int k = 0; k < nlist; k++)
+        c += list[k].type == type && list[k].unit == unit;
+    return c;
+}
+
+static int count_ev(const char *type, const char *purpose)
+{
+    int c = 0;
+    for (int k = 0; k < ev.n; k++)
+        c += !strcmp(ev.ev[k].type, type) && (!purpose || (ev.ev[k].purpose && !strcmp(ev.ev[k].purpose, purpose)));
+    return c;
+}
+
+static int mult(int row, int range) { return x->ch.row[row].mult[range - 1]; }
+
+/* Lsb/LOO (5 SPs, Line) with its guns Rgt/LOO#1 unlimbered, Loos, and an
+ * American Line next to them; the LOO Command in its Fire Combat Segment. */
+static mk_hex loos_position(void)
+{
+    mk_hex t = step(centre, 0, 1);
+    empty(3);
+    put("LOO/KNY", centre, BAR_FM_LINE, t);
+    put("Lsb/LOO", centre, BAR_FM_LINE, t);
+    put("Rgt/LOO#1", centre, BAR_FM_ARTILLERY, t);
+    put("11&15Va/WOO", t, BAR_FM_LINE, centre);
+    activate(BAR_BRITISH, "LOO");
+    CHECK_EQ(act("{\"type\":\"next\"}"), 0);
+    CHECK_EQ(s->phase, BP_FIRE);
+    return t;
+}
+
+/* 2.2d E iv: an infantry unit and its regimental guns combine their fire
+ * against the same target: one roll at the column of both strengths added
+ * (the guns' SPs count as zero towards the Line's 6). */
+static void test_2_2d_E_iv_combined_fire(void)
+{
+    mk_hex t = loos_position();
+    int inf = pid("Lsb/LOO"), gun = pid("Rgt/LOO#1"), tgt = pid("11&15Va/WOO");
+    CHECK_EQ(x->p[gun].owner, inf);
+    int c1, c2, c3;
+    int a = bar_fire_strength_of(s, sc, inf, t, &c1), b = bar_fire_strength_of(s, sc, gun, t, &c2);
+    CHECK_EQ(a, 5 * mult(x->p[inf].fire_row, 1));
+    CHECK_EQ(b, 2 * mult(BAR_FR_REGIMENTAL, 1));
+    CHECK_EQ(bar_fire_strength_with(s, sc, inf, gun, t, &c3), a + b);
+    CHECK_EQ(c3, bar_fire_column(&x->ch, a + b, bar_fire_defence(&x->ch, x->map.terrain[t], false)));
+    CHECK(c3 > c1);   /* a better column than the infantry alone */
+    const mk_action *m = listed(BA_FIRE, inf, t, BAF_GUNS);
+    CHECK(m && m->other == gun);
+    CHECK(listed(BA_FIRE, inf, t, 0) != NULL);   /* alone too */
+    CHECK(listed(BA_FIRE, gun, t, 0) != NULL);
+    /* the top band of the combined column */
+    int want = x->ch.fire.band[c3][x->ch.fire.nbands[c3] - 1].sp;
+    force(2, 99, 99);   /* the fire, the Morale Check (passes) */
+    char js[160];
+    snprintf(js, sizeof js, "{\"type\":\"fire\",\"unit\":\"Lsb/LOO\",\"target\":\"%s\",\"with_guns\":true}", lab(t));
+    CHECK_EQ(act(js), 0);
+    CHECK_EQ(count_ev("roll", "fire"), 1);   /* one fire, not two */
+    CHECK(find_ev("combined_fire", NULL) != NULL);
+    const mk_event *r = find_ev("roll", "fire");
+    CHECK(r && r->points == (a + b) / 100);
+    CHECK_EQ(s->pc[tgt].sp, x->p[tgt].sp - want);
+    CHECK(s->pc[inf].flags & BF_FIRED);
+    CHECK(s->pc[gun].flags & BF_FIRED);
+    CHECK(listed(BA_FIRE, gun, -1, -1) == NULL);   /* the guns have fired */
+    /* the action prints and parses back */
+    json_t *o = sc->rs->action_json(s, sc, m);
+    CHECK(json_is_true(json_object_get(o, "with_guns")));
+    json_decref(o);
+}
+
+/* 2.2d E iv: regimental guns stacked with infantry in Line fire only above
+ * the sixth SP (ours: at most 5 infantry SPs over them); in another
+ * formation they fire. */
+static void test_2_2d_E_iv_sixth_sp(void)
+{
+    mk_hex t = step(centre, 0, 1);
+    int inf = pid("Lei/STI"), gun = pid("Rgt/STI#1");
+    for (int k = 0; k < 3; k++) {
+        empty(3);
+        put("STI/KNY", centre, BAR_FM_LINE, t);
+        put("Lei/STI", centre, k == 2 ? BAR_FM_ATTACK_COLUMN : BAR_FM_LINE, t);
+        put("Rgt/STI#1", centre, BAR_FM_ARTILLERY, t);
+        put("11&15Va/WOO", t, BAR_FM_LINE, centre);
+        if (k == 1)
+            s->pc[inf].sp = 5;
+        activate(BAR_BRITISH, "STI");
+        CHECK_EQ(act("{\"type\":\"next\"}"), 0);
+        CHECK(x->p[inf].sp > 6);
+        bool fires = k != 0;   /* 8 SPs in Line: the guns are under the sixth */
+        CHECK_EQ(bar_rgt_may_fire(s, sc, gun), fires);
+        CHECK_EQ(listed(BA_FIRE, gun, t, 0) != NULL, fires);
+        CHECK_EQ(listed(BA_FIRE, inf, t, BAF_GUNS) != NULL, fires);
+    }
+}
+
+/* 2.2d E i-ii: regimental guns unlimber (1 MP) and fire only in a hex that
+ * contains their owning regiment. */
+static void test_2_2d_E_ii_owner_hex(void)
+{
+    mk_hex t = step(centre, 0, 2), away = step(centre, 3, 1);
+    int gun = pid("Rgt/LOO#1");
+    empty(3);
+    put("LOO/KNY", centre, BAR_FM_LINE, t);
+    put("Lsb/LOO", centre, BAR_FM_LINE, t);
+    put("Knh/LOO", away, BAR_FM_LINE, t);          /* another regiment */
+    put("Rgt/LOO#1", away, BAR_FM_ARTILLERY, t);   /* not with Lsb */
+    put("11&15Va/WOO", t, BAR_FM_LINE, centre);
+    activate(BAR_BRITISH, "LOO");
+    CHECK(!bar_rgt_may_fire(s, sc, gun));
+    CHECK_EQ(act("{\"type\":\"next\"}"), 0);
+    CHECK(listed(BA_FIRE, gun, -1, -1) == NULL);
+    CHECK(listed(BA_FIRE, pid("Knh/LOO"), t, BAF_GUNS) == NULL);   /* not its guns */
+    /* limbered, away from Lsb: no unlimbering; with Lsb: for 1 MP */
+    for (int with = 0; with < 2; with++) {
+        empty(3);
+        put("LOO/KNY", centre, BAR_FM_LINE, t);
+        put("Lsb/LOO", centre, BAR_FM_LINE, t);
+        put("Rgt/LOO#1", with ? centre : away, BAR_FM_ARTILLERY_ROAD_COLUMN, t);
+        activate(BAR_BRITISH, "LOO");
+        const mk_action *m = listed(BA_FORM, gun, BAR_FM_ARTILLERY, -1);
+        CHECK_EQ(m != NULL, with == 1);
+        if (m)
+            CHECK_EQ(m->cost, 2);   /* half MPs */
+    }
+}
+
+/* 2.2d E iii: limbered regimental guns stacked with their owning
+ * regiment in Road, March or Attack Column count as zero SPs for stacking;
+ * other guns count. */
+static void test_2_2d_E_iii_stacking(void)
+{
+    mk_hex to = step(centre, 0, 1);
+    int g1 = pid("Rgt/STI#1"), g2 = pid("Rgt/STI#2");
+    empty(3);
+    put("STI/KNY", centre, BAR_FM_LINE, to);
+    put("Lei/STI", to, BAR_FM_ROAD_COLUMN, centre);   /* 8 SPs: Road Column's limit */
+    put("Rgt/STI#1", centre, BAR_FM_ARTILLERY_ROAD_COLUMN, to);
+    put("Rgt/STI#2", centre, BAR_FM_ARTILLERY_ROAD_COLUMN, to);
+    CHECK_EQ(x->p[pid("Lei/STI")].sp, 8);
+    activate(BAR_BRITISH, "STI");
+    bool in1 = false, in2 = false;
+    nlist = sc->rs->legal(s, sc, list, MK_MAX_ACTIONS);
+    for (int k = 0; k < nlist; k++) {
+        in1 |= list[k].type == BA_MOVE && list[k].unit == g1 && list[k].path[0] == to;
+        in2 |= list[k].type == BA_MOVE && list[k].unit == g2 && list[k].path[0] == to;
+    }
+    CHECK(in1);    /* Lei's own guns: zero SPs */
+    CHECK(!in2);   /* von Donop's: 10 SPs over 8 */
+}
+
+/* 2.2d E vi: fire losses are not assessed against regimental guns stacked
+ * with infantry (the firer never chooses so: ours). */
+static void test_2_2d_E_vi_losses(void)
+{
+    mk_hex t = step(centre, 0, 1);
+    int inf = pid("Lsb/LOO"), gun = pid("Rgt/LOO#1");
+    empty(3);
+    put("WOO/GRE", centre, BAR_FM_LINE, t);
+    put("11&15Va/WOO", centre, BAR_FM_LINE, t);
+    put("Lsb/LOO", t, BAR_FM_LINE, centre);
+    put("Rgt/LOO#1", t, BAR_FM_ARTILLERY, centre);
+    s->pc[inf].sp = 1;   /* fewer SPs than the guns: the guns would be the stack's largest */
+    activate(BAR_AMERICAN, "WOO");
+    CHECK_EQ(act("{\"type\":\"next\"}"), 0);
+    int col;
+    CHECK(bar_fire_strength_of(s, sc, pid("11&15Va/WOO"), t, &col) >= 0 && col >= 0);
+    force(2, 99, 99);
+    char js[160];
+    snprintf(js, sizeof js, "{\"type\":\"fire\",\"unit\":\"11&15Va/WOO\",\"target\":\"%s\"}", lab(t));
+    CHECK_EQ(act(js), 0);
+    const mk_event *l = find_ev("loss", NULL);
+    CHECK(l && l->unit == inf);
+    CHECK_EQ(s->pc[gun].sp, x->p[gun].sp);
+}
+
+/* 2.2d F: unlimbered artillery prolonges a hex (regimental guns 2) per
+ * Activation, unlimbered and keeping its facing, and makes no Formation
+ * change after (Standard 9.5); it may still fire. */
+static void test_2_2d_F_prolonge(void)
+{
+    mk_hex t = step(centre, 0, 4);
+    int art = pid("Fld/5th");
+    empty(3);
+    put("5th/COR", centre, BAR_FM_LINE, t);
+    put("Fld/5th", centre, BAR_FM_ARTILLERY, t);
+    put("11&15Va/WOO", t, BAR_FM_LINE, centre);
+    activate(BAR_BRITISH, "5th");
+    int facing = s->pc[art].facing;
+    CHECK_EQ(count_listed(BA_PROLONGE, art), 6);   /* every open neighbour */
+    CHECK(listed(BA_MOVE, art, -1, -1) == NULL);    /* unlimbered: no ordinary move */
+    mk_hex to = step(centre, 0, 1);
+    char js[160];
+    snprintf(js, sizeof js, "{\"type\":\"prolonge\",\"unit\":\"Fld/5th\",\"path\":[\"%s\"]}", lab(to));
+    int mp = s->pc[art].mp;
+    CHECK_EQ(act(js), 0);
+    CHECK(find_ev("prolonge", NULL) != NULL);
+    CHECK_EQ(s->pc[art].hex, to);
+    CHECK_EQ(s->pc[art].form, BAR_FM_ARTILLERY);
+    CHECK_EQ(s->pc[art].facing, facing);
+    CHECK_EQ(s->pc[art].mp, mp - x->ch.hex[BAR_T_OPEN].cost[BAR_MV_ARTILLERY]);
+    CHECK_EQ(count_listed(BA_PROLONGE, art), 0);   /* 1 hex an activation */
+    CHECK_EQ(count_listed(BA_FORM, art), 0);       /* 9.5: no limbering after */
+    CHECK(act(js) < 0);
+    CHECK_EQ(act("{\"type\":\"next\"}"), 0);
+    CHECK(listed(BA_FIRE, art, t, 0) != NULL);      /* "may fire and prolonge" */
+    /* regimental guns: 2 hexes */
+    int gun = pid("Rgt/LOO#1");
+    empty(3);
+    put("LOO/KNY", centre, BAR_FM_LINE, t);
+    put("Lsb/LOO", centre, BAR_FM_LINE, t);
+    put("Rgt/LOO#1", centre, BAR_FM_ARTILLERY, t);
+    activate(BAR_BRITISH, "LOO");
+    for (int k = 1; k <= 3; k++) {
+        const mk_action *m = listed(BA_PROLONGE, gun, -1, -1);
+        CHECK_EQ(m != NULL, k <= 2);
+        if (!m)
+            break;
+        mk_events_init(&ev, evs, 512);
+        mk_error err = {0};
+        mk_action a = *m;
+        CHECK_EQ(sc->rs->apply(s, sc, &a, &ev, &err), 0);
+        CHECK_EQ(count_listed(BA_FORM, gun), 0);   /* after 1 hex, still no Formation change */
+    }
+    CHECK(s->pc[gun].more & BM_PRO2);
+}
+
+/* 2.2d G: no prolonge into a grade hex (5.2b), in a woods hex (5.2d) or
+ * across a regular slope hexside (5.3d), where a limbered gun could go. */
+static void test_2_2d_G_no_prolonge(void)
+{
+    int art = pid("Fld/5th");
+    int size = mk_grid_size(g), found[3] = {0, 0, 0};
+    for (mk_hex h = 0; h < size; h++) {
+        if (x->map.terrain[h] != BAR_T_OPEN && x->map.terrain[h] != BAR_T_WOODS)
+            continue;
+        for (int d = 0; d < 6; d++) {
+            mk_hex to = mk_hex_neighbor(g, h, d);
+            if (to == MK_NO_HEX)
+                continue;
+            unsigned side = bar_hexside(&x->map, h, to);
+            int kind = x->map.terrain[h] == BAR_T_WOODS && x->map.terrain[to] == BAR_T_OPEN && !side ? 1
+                       : x->map.terrain[h] == BAR_T_OPEN && x->map.terrain[to] == BAR_T_GRADE && !side ? 0
+                       : x->map.terrain[h] == BAR_T_OPEN && x->map.terrain[to] == BAR_T_OPEN &&
+                               side == BAR_HS_REGULAR_SLOPE
+                           ? 2
+                           : -1;
+            if (kind < 0 || found[kind] >= 2)
+                continue;
+            found[kind]++;
+            empty(3);
+            put("5th/COR", h, BAR_FM_LINE, to);
+            put("Fld/5th", h, BAR_FM_ARTILLERY, to);
+            activate(BAR_BRITISH, "5th");
+            int road;
+            int c = bar_move_cost(s, sc, art, to, &road);   /* movement could enter it */
+            CHECK(c >= 0 && c <= s->pc[art].mp);
+            CHECK(listed(BA_PROLONGE, art, -1, -1) == NULL || kind != 1);   /* woods: none at all */
+            bool any = false;
+            for (int k = 0; k < nlist; k++)
+                any |= list[k].type == BA_PROLONGE && list[k].path[0] == to;
+            CHECK(!any);
+        }
+    }
+    CHECK(found[0] > 0);
+    CHECK(found[1] > 0);
+    CHECK(found[2] > 0);
+}
+
+/* 3.2b C: Knox stacked with an activated artillery unit: it and the
+ * American artillery not yet activated this turn in the same or adjacent
+ * hexes may fire at the same target, each on its own, 4 or more hexes
+ * away too; not before, not from 2 hexes, not once its Command has
+ * activated, and not again in its own activation that turn. */
+static void test_3_2b_C_knox(void)
+{
+    mk_hex t = step(centre, 0, 4);
+    mk_hex side_hex = step(centre, 1, 1), far = step(centre, 4, 2);
+    int own = pid("Fld/WOO"), adj = pid("Fld/HUN"), two = pid("Fld/GD");
+    empty(3);
+    put("WOO/GRE", centre, BAR_FM_LINE, t);
+    put("KNO/GW", centre, BAR_FM_LINE, t);
+    put("Fld/WOO", centre, BAR_FM_ARTILLERY, t);
+    put("Fld/HUN", side_hex, BAR_FM_ARTILLERY, t);
+    put("Fld/GD", far, BAR_FM_ARTILLERY, t);
+    put("63/5th", t, BAR_FM_LINE, centre);
+    activate(BAR_AMERICAN, "WOO");
+    CHECK_EQ(act("{\"type\":\"next\"}"), 0);
+    int col;
+    CHECK(bar_fire_strength_of(s, sc, adj, t, &col) >= 0 && col >= 0);
+    CHECK(mk_hex_distance(g, s->pc[adj].hex, t) >= 4);
+    CHECK(listed(BA_FIRE, adj, -1, -1) == NULL);   /* not before Knox's gun fires */
+    force(1, 11);
+    char js[160];
+    snprintf(js, sizeof js, "{\"type\":\"fire\",\"unit\":\"Fld/WOO\",\"target\":\"%s\"}", lab(t));
+    CHECK_EQ(act(js), 0);
+    CHECK_EQ(s->bat_leader, pid("KNO/GW"));
+    CHECK(listed(BA_FIRE, adj, t, 0) != NULL);
+    CHECK(listed(BA_FIRE, adj, step(t, 0, 1), -1) == NULL);   /* the same target only */
+    CHECK(listed(BA_FIRE, two, -1, -1) == NULL);   /* 2 hexes from Knox */
+    force(1, 11);
+    snprintf(js, sizeof js, "{\"type\":\"fire\",\"unit\":\"Fld/HUN\",\"target\":\"%s\"}", lab(t));
+    CHECK_EQ(act(js), 0);
+    CHECK(find_ev("battery_fire", NULL) != NULL);
+    CHECK_EQ(count_ev("roll", "fire"), 1);   /* its own fire */
+    CHECK(s->pc[adj].more & BM_BATTERY);
+    CHECK(act(js) < 0);   /* once */
+    CHECK(!bar_piece_active(s, sc, adj));   /* it did not join the activation */
+    /* later that turn, HUN's own activation: it has fired for the turn */
+    CHECK_EQ(act("{\"type\":\"next\"}"), 0);
+    CHECK_EQ(act("{\"type\":\"next\"}"), 0);
+    CHECK_EQ(s->bat_leader, -1);
+    put("HUN/GRE", side_hex, BAR_FM_LINE, t);
+    activate(BAR_AMERICAN, "HUN");
+    CHECK_EQ(act("{\"type\":\"next\"}"), 0);
+    CHECK(listed(BA_FIRE, adj, -1, -1) == NULL);
+    /* a gun whose Command has activated this turn does not join */
+    empty(3);
+    put("WOO/GRE", centre, BAR_FM_LINE, t);
+    put("KNO/GW", centre, BAR_FM_LINE, t);
+    put("Fld/WOO", centre, BAR_FM_ARTILLERY, t);
+    put("Fld/HUN", side_hex, BAR_FM_ARTILLERY, t);
+    put("63/5th", t, BAR_FM_LINE, centre);
+    s->acted[BAR_AMERICAN] |= 1ull << x->p[adj].org;
+    activate(BAR_AMERICAN, "WOO");
+    CHECK_EQ(act("{\"type\":\"next\"}"), 0);
+    force(1, 11);
+    snprintf(js, sizeof js, "{\"type\":\"fire\",\"unit\":\"Fld/WOO\",\"target\":\"%s\"}", lab(t));
+    CHECK_EQ(act(js), 0);
+    CHECK(listed(BA_FIRE, adj, -1, -1) == NULL);
+    /* without Knox in the hex: no battery */
+    empty(3);
+    put("WOO/GRE", centre, BAR_FM_LINE, t);
+    put("KNO/GW", side_hex, BAR_FM_LINE, t);
+    put("Fld/WOO", centre, BAR_FM_ARTILLERY, t);
+    put("Fld/HUN", side_hex, BAR_FM_ARTILLERY, t);
+    put("63/5th", t, BAR_FM_LINE, centre);
+    activate(BAR_AMERICAN, "WOO");
+    CHECK_EQ(act("{\"type\":\"next\"}"), 0);
+    force(1, 11);
+    CHECK_EQ(act(js), 0);
+    CHECK_EQ(s->bat_leader, -1);
+    CHECK(listed(BA_FIRE, adj, -1, -1) == NULL);
+    (void)own;
+}
+
+/* 3.2b D: du Plessis-Mauduit as Knox, for units of Greene's Wing only. */
+static void test_3_2b_D_du_plessis(void)
+{
+    mk_hex t = step(centre, 0, 4);
+    mk_hex a1 = step(centre, 1, 1), a2 = step(centre, 5, 1);
+    int hun = pid("Fld/HUN"), gd = pid("Fld/GD");
+    empty(3);
+    put("WOO/GRE", centre, BAR_FM_LINE, t);
+    put("duPM/GRE", centre, BAR_FM_LINE, t);
+    put("Fld/WOO", centre, BAR_FM_ARTILLERY, t);
+    put("Fld/HUN", a1, BAR_FM_ARTILLERY, t);   /* Greene's Wing */
+    put("Fld/GD", a2, BAR_FM_ARTILLERY, t);    /* Lee's: not */
+    put("63/5th", t, BAR_FM_LINE, centre);
+    activate(BAR_AMERICAN, "WOO");
+    CHECK_EQ(act("{\"type\":\"next\"}"), 0);
+    int col;
+    CHECK(bar_fire_strength_of(s, sc, gd, t, &col) >= 0 && col >= 0);
+    force(1, 11);
+    char js[160];
+    snprintf(js, sizeof js, "{\"type\":\"fire\",\"unit\":\"Fld/WOO\",\"target\":\"%s\"}", lab(t));
+    CHECK_EQ(act(js), 0);
+    CHECK_EQ(s->bat_leader, pid("duPM/GRE"));
+    CHECK(listed(BA_FIRE, hun, t, 0) != NULL);
+    CHECK(listed(BA_FIRE, gd, -1, -1) == NULL);
+    /* stacked with an activated gun outside Greene's Wing: no battery */
+    empty(3);
+    put("GD/LEE", centre, BAR_FM_LINE, t);
+    put("duPM/GRE", centre, BAR_FM_LINE, t);
+    put("Fld/GD", centre, BAR_FM_ARTILLERY, t);
+    put("Fld/HUN", a1, BAR_FM_ARTILLERY, t);
+    put("63/5th", t, BAR_FM_LINE, centre);
+    activate(BAR_AMERICAN, "GD");
+    CHECK_EQ(act("{\"type\":\"next\"}"), 0);
+    force(1, 11);
+    snprintf(js, sizeof js, "{\"type\":\"fire\",\"unit\":\"Fld/GD\",\"target\":\"%s\"}", lab(t));
+    CHECK_EQ(act(js), 0);
+    CHECK_EQ(s->bat_leader, -1);
+    CHECK(listed(BA_FIRE, hun, -1, -1) == NULL);
+}
+
+/* 4.2b D: Pattison, the same for the British artillery. */
+static void test_4_2b_D_pattison(void)
+{
+    mk_hex t = step(centre, 0, 4);
+    mk_hex a1 = step(centre, 1, 1);
+    int f4 = pid("Fld/4th");
+    empty(3);
+    put("5th/COR", centre, BAR_FM_LINE, t);
+    put("PAT/HC", centre, BAR_FM_LINE, t);
+    put("Fld/5th", centre, BAR_FM_ARTILLERY, t);
+    put("Fld/4th", a1, BAR_FM_ARTILLERY, t);
+    put("11&15Va/WOO", t, BAR_FM_LINE, centre);
+    activate(BAR_BRITISH, "5th");
+    CHECK_EQ(act("{\"type\":\"next\"}"), 0);
+    CHECK(listed(BA_FIRE, f4, -1, -1) == NULL);
+    force(1, 11);
+    char js[160];
+    snprintf(js, sizeof js, "{\"type\":\"fire\",\"unit\":\"Fld/5th\",\"target\":\"%s\"}", lab(t));
+    CHECK_EQ(act(js), 0);
+    CHECK_EQ(s->bat_leader, pid("PAT/HC"));
+    force(1, 11);
+    snprintf(js, sizeof js, "{\"type\":\"fire\",\"unit\":\"Fld/4th\",\"target\":\"%s\"}", lab(t));
+    CHECK_EQ(act(js), 0);
+    const mk_event *e = find_ev("battery_fire", NULL);
+    CHECK(e && e->rule && strstr(e->rule, "4.2b D"));
+}
+
+int main(void)
+{
+    if (!bar_fixture_load())
+        return check_done("test_bar_artillery");
+    if (!use_scenario("4-general-engagement"))
+        return check_done("test_bar_artillery");
+    g = &sc->map.grid;
+    CHECK(sizeof(bar_state) <= 4096);
+    centre = find_centre();
+    CHECK(centre != MK_NO_HEX);
+    if (centre != MK_NO_HEX) {
+        test_2_2d_E_iv_combined_fire();
+        test_2_2d_E_iv_sixth_sp();
+        test_2_2d_E_ii_owner_hex();
+        test_2_2d_E_iii_stacking();
+        test_2_2d_E_vi_losses();
+        test_2_2d_F_prolonge();
+        test_2_2d_G_no_prolonge();
+        test_3_2b_C_knox();
+        test_3_2b_D_du_plessis();
+        test_4_2b_D_pattison();
+    }
+    back_to_scenario_1();
+    mk_scenario_free(sc);
+    return check_done("test_bar_artillery");
+}
