@@ -499,6 +499,112 @@ static void test_4_2b_D_pattison(void)
     CHECK(e && e->rule && strstr(e->rule, "4.2b D"));
 }
 
+/* The option "bar.opportunity-fire" (Series 12.8, our reconstruction;
+ * 2.2d D's "twice per hex limitation stated in Standard Rule 12.8e", 2.5b
+ * C's "precipitates Opportunity Fire as normal"): an enemy entering a
+ * unit's front hex, or changing formation there, may be fired at, at most
+ * twice into a hex an activation; without the option, no such fire. */
+static void test_12_8_opportunity_fire(void)
+{
+    mk_hex t1 = step(centre, 0, 1), from = step(centre, 0, 2);
+    int mover = pid("63/5th");
+    const char *ids[3] = {"11&15Va/WOO", "3&7Va/WOO", "Fld/WOO"};
+    mk_hex at[3];
+    int na = 0;
+    for (int d = 0; d < 6 && na < 3; d++) {
+        mk_hex h = mk_hex_neighbor(g, t1, d);
+        if (h != from && mk_hex_distance(g, h, from) > 1)
+            at[na++] = h;
+    }
+    CHECK_EQ(na, 3);
+    for (int opt = 1; opt >= 0; opt--) {
+        empty(3);
+        s->opts = (uint8_t)(opt ? BO_OPFIRE : 0);
+        for (int k = 0; k < 3; k++)
+            put(ids[k], at[k], k == 2 ? BAR_FM_ARTILLERY : BAR_FM_LINE, t1);
+        put("5th/COR", from, BAR_FM_LINE, t1);
+        put("63/5th", from, BAR_FM_LINE, t1);
+        activate(BAR_BRITISH, "5th");
+        char js[160];
+        snprintf(js, sizeof js, "{\"type\":\"move\",\"unit\":\"63/5th\",\"path\":[\"%s\"]}", lab(t1));
+        CHECK_EQ(act(js), 0);
+        CHECK_EQ(s->pc[mover].hex, t1);
+        if (!opt) {
+            CHECK_EQ(s->of_unit, -1);
+            break;
+        }
+        CHECK_EQ(s->of_unit, mover);
+        CHECK_EQ(sc->rs->to_move(s), BAR_AMERICAN);
+        CHECK_EQ(bar_legal_opfire(s, sc, list, MK_MAX_ACTIONS), 4);   /* three units, or let it pass */
+        for (int k = 0; k < 2; k++) {
+            force(1, 11);   /* a miss: no adverse result */
+            snprintf(js, sizeof js, "{\"type\":\"opportunity_fire\",\"unit\":\"%s\"}", ids[k]);
+            CHECK_EQ(act(js), 0);
+            const mk_event *e = find_ev("opportunity_fire", NULL);
+            CHECK(e && e->rule && strstr(e->rule, "12.8"));
+            CHECK_EQ(s->pc[mover].sp, x->p[mover].sp);
+        }
+        CHECK_EQ(s->of_unit, -1);   /* twice into the hex: the third may not */
+        CHECK_EQ(s->nopx, 2);
+        CHECK_EQ(sc->rs->to_move(s), BAR_BRITISH);
+    }
+    /* a Formation change in an EZOC, the hex not yet fired into */
+    empty(3);
+    s->opts = BO_OPFIRE;
+    put(ids[0], at[0], BAR_FM_LINE, t1);
+    put("5th/COR", t1, BAR_FM_LINE, at[0]);
+    put("63/5th", t1, BAR_FM_LINE, at[0]);
+    activate(BAR_BRITISH, "5th");
+    CHECK_EQ(s->of_unit, -1);
+    CHECK_EQ(act("{\"type\":\"form\",\"unit\":\"63/5th\",\"formation\":\"attack_column\"}"), 0);
+    CHECK_EQ(s->of_unit, mover);
+    CHECK_EQ(act("{\"type\":\"opportunity_fire\",\"unit\":null}"), 0);
+    CHECK_EQ(s->of_unit, -1);
+    /* the option is the ruleset's */
+    CHECK_EQ(sc->rs->noptions, 1);
+    CHECK_STR(sc->rs->options[0].id, "bar.opportunity-fire");
+    mk_error err = {0};
+    bar_state *t = calloc(1, sizeof *t);
+    CHECK(sc->rs->init(t, sc, 2, 1, NULL, &err) < 0);   /* no such option */
+    free(t);
+}
+
+/* Random games of scenario 1 with the option: every listed action applies
+ * and Opportunity Fire comes up. */
+static void test_12_8_random_play(void)
+{
+    mk_rng pick;
+    mk_rng_seed(&pick, 5);
+    int offered = 0, refused = 0;
+    g = &sc->map.grid;
+    for (int game = 0; game < 2; game++) {
+        mk_events_init(&ev, evs, 512);
+        memset(s, 0, sizeof *s);
+        CHECK_EQ(sc->rs->init(s, sc, BO_OPFIRE, (uint64_t)(11 + game), &ev, NULL), 0);
+        for (int n = 0; n < 20000 && !sc->rs->over(s); n++) {
+            nlist = sc->rs->legal(s, sc, list, MK_MAX_ACTIONS);
+            if (nlist <= 0)
+                break;
+            int k = (int)mk_rng_below(&pick, (uint32_t)nlist);
+            for (int j = 0; j < nlist; j++) {   /* seek contact: toward the enemy, fire when it can */
+                const mk_action *c = &list[j];
+                bool fwd = c->type == BA_MOVE &&
+                           mk_hex_distance(g, c->path[0], x->home[bar_other(x->p[c->unit].side)]) <
+                               mk_hex_distance(g, s->pc[c->unit].hex, x->home[bar_other(x->p[c->unit].side)]);
+                if ((fwd || c->type == BA_FIRE || c->type == BA_OPFIRE || c->type == BA_CC) && mk_rng_below(&pick, 3))
+                    k = j;
+            }
+            offered += list[k].type == BA_OPFIRE;
+            mk_events_init(&ev, evs, 512);
+            mk_error err = {0};
+            mk_action a = list[k];
+            refused += sc->rs->apply(s, sc, &a, &ev, &err) != 0;
+        }
+    }
+    CHECK_EQ(refused, 0);
+    CHECK(offered > 0);
+}
+
 int main(void)
 {
     if (!bar_fixture_load())
@@ -520,8 +626,10 @@ int main(void)
         test_3_2b_C_knox();
         test_3_2b_D_du_plessis();
         test_4_2b_D_pattison();
+        test_12_8_opportunity_fire();
     }
     back_to_scenario_1();
+    test_12_8_random_play();
     mk_scenario_free(sc);
     return check_done("test_bar_artillery");
 }

@@ -195,8 +195,15 @@ typedef struct bar_state {
      * reactive artillery may fire at: the reactive side's decision */
     int16_t det[2];        /* 3.3, 4.3: the Detachment Leader's piece, -1 none */
     int16_t of_unit;       /* -1: none */
-    int8_t nof;            /* (artillery, mover) pairs that fired this activation */
+    int8_t nof;            /* (reactive unit, mover) pairs that fired this activation */
     int16_t of[16][2];
+    /* Series 12.8 (ours, docs/bar.md): what the pending decision offers
+     * (BOF_*), and the hexes the general Opportunity Fires of this
+     * activation went into (12.8e: twice a hex) */
+    uint8_t of_kind;
+    int8_t nopx;
+    mk_hex opx[12];
+    uint8_t opts;          /* the game's optional rules (BO_*) */
     /* 3.2b C-D, 4.2b D: the Special Leader whose stacked artillery fired
      * this Fire Combat Segment, and its target (the battery's) */
     int16_t bat_leader;    /* -1: none */
@@ -325,7 +332,11 @@ int bar_apply_fire(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_e
 int bar_fire_strength_of(const bar_state *s, const mk_scenario *sc, int i, mk_hex target,
                          int *column);
 int bar_fire_strength_with(const bar_state *s, const mk_scenario *sc, int i, int guns, mk_hex target, int *column);
-bool bar_opfire_offered(bar_state *s, const mk_scenario *sc, int mover);
+/* Optional rules (mk_bar_ruleset.options; bit i is options[i]). */
+enum { BO_OPFIRE = 1 };   /* "bar.opportunity-fire": Series 12.8 (ours) */
+enum { BOF_ROAD = 1,     /* 2.2d D: artillery against Road Movement */
+       BOF_CLOSE = 2 };  /* Series 12.8: a unit's front hexes entered or a Formation/Facing change there */
+bool bar_opfire_offered(bar_state *s, const mk_scenario *sc, int mover, unsigned kinds);
 int bar_legal_opfire(const bar_state *s, const mk_scenario *sc, mk_action *out, int cap);
 int bar_apply_opfire(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_events *ev);
 void bar_resolve_fire(bar_state *s, const mk_scenario *sc, int i, mk_hex target, bool defensive, mk_events *ev);

@@ -278,37 +278,84 @@ void bar_resolve_fire_with(bar_state *s, const mk_scenario *sc, int i, int guns,
     }
 }
 
-/* --- 2.2d D: artillery Opportunity Fire against Road Movement ----------- */
+/* --- Opportunity Fire: 2.2d D against Road Movement; the series' general
+ * Op Fire (Standard 12.8, reconstructed: docs/bar.md) ----------------- */
 
-/* Can reactive artillery piece j fire at mover i now? Unlimbered, not
- * routed, the mover in its range (the chart's; not its minimum, 2.2d D),
- * through its front, in line of sight; once per activation per mover. */
+static bool fired_at(const bar_state *s, int j, int i)
+{
+    for (int k = 0; k < s->nof; k++)
+        if (s->of[k][0] == j && s->of[k][1] == i)
+            return true;
+    return false;
+}
+
+/* General Op Fires into hex h this activation (12.8e: at most two). */
+static int opx_count(const bar_state *s, mk_hex h)
+{
+    int c = 0;
+    for (int k = 0; k < s->nopx; k++)
+        c += s->opx[k] == h;
+    return c;
+}
+
+/* 2.2d D: can reactive artillery piece j fire at mover i on the road?
+ * Unlimbered, not routed, the mover in its range (the chart's; not its
+ * minimum), through its front, in line of sight. */
+static bool may_road(const bar_state *s, const mk_scenario *sc, int j, int i)
+{
+    const bar_ext *x = bar_x(sc);
+    const bar_pc *p = &s->pc[j];
+    int col;
+    return x->p[j].kind == BK_ARTILLERY && p->form == BAR_FM_ARTILLERY &&
+           bar_fire_strength_of(s, sc, j, s->pc[i].hex, &col) >= 0 && col >= 0;
+}
+
+/* Series 12.8 (ours): reactive unit j, next to mover i and facing its hex
+ * (the mover is in its ZOC), fires at it; at most twice into a hex an
+ * activation (12.8e). */
+static bool may_close(const bar_state *s, const mk_scenario *sc, int j, int i)
+{
+    const bar_ext *x = bar_x(sc);
+    const bar_pc *p = &s->pc[j];
+    mk_hex h = s->pc[i].hex;
+    if (mk_hex_distance(&sc->map.grid, p->hex, h) != 1 || bar_max_sps_firing(&x->ch, p->form) <= 0 ||
+        p->form == BAR_FM_SKIRMISH || p->form == BAR_FM_ROAD_COLUMN || opx_count(s, h) >= 2 ||
+        s->nopx >= (int)(sizeof s->opx / sizeof s->opx[0]))
+        return false;
+    int col;
+    return bar_fire_strength_of(s, sc, j, h, &col) >= 0 && col >= 0;
+}
+
+/* Can reactive piece j fire at mover i now (the pending kinds)? Once per
+ * activation per (reactive unit, mover) pair (2.2d D; ours for 12.8). */
 static bool may_opfire(const bar_state *s, const mk_scenario *sc, int j, int i)
 {
     const bar_ext *x = bar_x(sc);
     const bar_pc *p = &s->pc[j];
-    if (p->hex == MK_NO_HEX || x->p[j].kind != BK_ARTILLERY || x->p[j].side == x->p[i].side ||
-        p->form != BAR_FM_ARTILLERY || (p->status & BS_ROUTED) || x->p[j].fire_row < 0 ||
-        !bar_rgt_may_fire(s, sc, j))   /* 2.2d E ii, iv */
+    if (p->hex == MK_NO_HEX || bar_is_leader(&x->p[j]) || x->p[j].side == x->p[i].side ||
+        (p->status & BS_ROUTED) || x->p[j].fire_row < 0 || (p->flags & BF_ELIM) ||
+        !bar_rgt_may_fire(s, sc, j) ||   /* 2.2d E ii, iv */
+        fired_at(s, j, i))
         return false;
-    for (int k = 0; k < s->nof; k++)
-        if (s->of[k][0] == j && s->of[k][1] == i)
-            return false;
-    int col;
-    return bar_fire_strength_of(s, sc, j, s->pc[i].hex, &col) >= 0 && col >= 0;
+    return ((s->of_kind & BOF_ROAD) && may_road(s, sc, j, i)) || ((s->of_kind & BOF_CLOSE) && may_close(s, sc, j, i));
 }
 
-/* After a Road Movement step of mover: is there artillery to fire? Then
- * the reactive side decides ("Halt", 2.2d D). */
-bool bar_opfire_offered(bar_state *s, const mk_scenario *sc, int mover)
+/* After mover's step (kinds: BOF_ROAD after Road Movement, BOF_CLOSE into
+ * or in an enemy front hex): is there a unit to fire? Then the reactive
+ * side decides ("Halt", 2.2d D). */
+bool bar_opfire_offered(bar_state *s, const mk_scenario *sc, int mover, unsigned kinds)
 {
-    if (s->nof >= 16)
+    if (!(s->opts & BO_OPFIRE))
+        kinds &= ~(unsigned)BOF_CLOSE;   /* the general Op Fire is an optional rule (ours) */
+    if (s->nof >= 16 || !kinds || bar_is_leader(&bar_x(sc)->p[mover]) || s->pc[mover].hex == MK_NO_HEX)
         return false;
+    s->of_kind = (uint8_t)kinds;
     for (int j = 0; j < s->npieces; j++)
         if (may_opfire(s, sc, j, mover)) {
             s->of_unit = (int16_t)mover;
             return true;
         }
+    s->of_kind = 0;
     return false;
 }
 
@@ -331,14 +378,20 @@ int bar_legal_opfire(const bar_state *s, const mk_scenario *sc, mk_action *out, 
 int bar_apply_opfire(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_events *ev)
 {
     int i = s->of_unit;
+    unsigned kinds = s->of_kind;
     s->of_unit = -1;
+    s->of_kind = 0;
     if (a->unit < 0)
         return 0;
+    /* a fire 2.2d D allows does not count against 12.8e's limit */
+    bool road = (kinds & BOF_ROAD) && may_road(s, sc, a->unit, i);
+    if (!road)
+        s->opx[s->nopx++] = s->pc[i].hex;
     s->of[s->nof][0] = a->unit;
     s->of[s->nof][1] = (int16_t)i;
     s->nof++;
     bar_pc before = s->pc[i];
-    mk_event *e = bar_ev(ev, "opportunity_fire", "Monmouth 2.2d D");
+    mk_event *e = bar_ev(ev, "opportunity_fire", road ? "Monmouth 2.2d D" : "Series 12.8 (our reading: docs/bar.md)");
     e->unit = a->unit;
     e->other = (int16_t)i;
     bar_resolve_fire(s, sc, a->unit, s->pc[i].hex, false, ev);
@@ -347,6 +400,6 @@ int bar_apply_opfire(bar_state *s, const mk_scenario *sc, const mk_action *a, mk
         p->mp = 0;
         return 0;
     }
-    bar_opfire_offered(s, sc, i);
+    bar_opfire_offered(s, sc, i, kinds);
     return 0;
 }

@@ -669,6 +669,21 @@ void bar_leader_check(bar_state *s, const mk_scenario *sc, mk_hex h, int natural
 
 /* --- the hooks ------------------------------------------------------------- */
 
+/* Optional rules: bit i of the options mask is bar_options[i] (BO_*). */
+static const mk_option bar_options[] = {
+    {"bar.opportunity-fire",
+     "Series 12.8 Opportunity Fire (our reconstruction): a unit fires at an enemy entering, or changing "
+     "formation or facing in, its front hexes; twice a hex an activation"},
+};
+#define BAR_NOPTIONS ((int)(sizeof bar_options / sizeof bar_options[0]))
+
+static int check_options(uint64_t options, mk_error *err)
+{
+    if (options >> BAR_NOPTIONS)
+        return mk_error_set(err, "bad_arg", "unknown Monmouth (BAR) option bit");
+    return 0;
+}
+
 static int init(void *st, const mk_scenario *sc, uint64_t options, uint64_t seed, mk_events *ev,
                 mk_error *err)
 {
@@ -676,6 +691,9 @@ static int init(void *st, const mk_scenario *sc, uint64_t options, uint64_t seed
     const bar_ext *x = bar_x(sc);
     if (!x)
         return mk_error_set(err, "scenario_invalid", "%s: not prepared", sc->source);
+    if (check_options(options, err))
+        return -1;
+    s->opts = (uint8_t)options;
     mk_rng_seed(&s->head.rng, seed);
     s->npieces = (int16_t)sc->nunits;
     s->turn = (int16_t)x->first_turn;
@@ -1097,8 +1115,13 @@ static json_t *action_json(const void *st, const mk_scenario *sc, const mk_actio
     case BA_OPFIRE:
         if (a->unit >= 0) {
             json_object_set_new(o, "unit", json_string(bar_pid(sc, a->unit)));
-            snprintf(text, sizeof text, "Halt! %s fires at %s on the road (Monmouth 2.2d D)", bar_pid(sc, a->unit),
-                     bar_pid(sc, a->other));
+            if ((s->of_kind & BOF_ROAD) && bar_x(sc)->p[a->unit].kind == BK_ARTILLERY &&
+                s->pc[a->unit].form == BAR_FM_ARTILLERY)
+                snprintf(text, sizeof text, "Halt! %s fires at %s on the road (Monmouth 2.2d D)",
+                         bar_pid(sc, a->unit), bar_pid(sc, a->other));
+            else
+                snprintf(text, sizeof text, "%s makes Opportunity Fire at %s (Series 12.8, our reading)",
+                         bar_pid(sc, a->unit), bar_pid(sc, a->other));
         } else {
             json_object_set_new(o, "unit", json_null());
             snprintf(text, sizeof text, "Let %s march on (no Opportunity Fire)", bar_pid(sc, a->other));
@@ -1256,8 +1279,9 @@ const mk_ruleset mk_bar_ruleset = {
     .nterrains = BAR_NTERRAIN,
     .kinds = bar_kind_names,
     .nkinds = BK_COUNT,
-    .options = NULL,
-    .noptions = 0,
+    .options = bar_options,
+    .noptions = BAR_NOPTIONS,
+    .check_options = check_options,
     .check_scenario = check_scenario,
     .prepare = prepare,
     .release = release,

@@ -461,6 +461,8 @@ int bar_apply_move(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_e
         p->facing = (uint8_t)a->target;
         p->mp = (int8_t)(p->mp - a->cost);
         p->flags &= (uint8_t)~BF_FULL;
+        if (bar_in_ezoc(s, sc, x->p[i].side, p->hex))
+            bar_opfire_offered(s, sc, i, BOF_CLOSE);   /* Series 12.8 (ours): a Facing change in an EZOC */
         return 0;
     case BA_PROLONGE: {   /* 2.2d F: unlimbered, the facing kept */
         mk_event *e = bar_ev(ev, "prolonge", "Monmouth 2.2d F-G");
@@ -476,6 +478,7 @@ int bar_apply_move(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_e
         if (bar_in_ezoc(s, sc, x->p[i].side, p->hex)) {
             p->mp = 0;   /* an enemy's front hex: movement ends */
             bar_ev(ev, "zoc", "Series ZOC (our reading: docs/bar.md)")->unit = (int16_t)i;
+            bar_opfire_offered(s, sc, i, BOF_CLOSE);   /* Series 12.8 (ours) */
         }
         return 0;
     }
@@ -486,6 +489,10 @@ int bar_apply_move(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_e
         mk_event *e = bar_ev(ev, "formation", "Monmouth 2.1");
         e->unit = (int16_t)i;
         e->text = bar_formation_name(p->form);
+        /* 2.5b C: "the Formation Change precipitates Opportunity Fire as
+         * normal" in an EZOC (Series 12.8, ours) */
+        if (bar_in_ezoc(s, sc, x->p[i].side, p->hex))
+            bar_opfire_offered(s, sc, i, BOF_CLOSE);
         return 0;
     }
     default:
@@ -525,15 +532,17 @@ int bar_apply_move(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_e
                 bar_do_check(s, sc, i, 'D', 'A', 0, "Monmouth 4.1a B (Hessian Grenadiere)", ev);
     if (p->hex == MK_NO_HEX)
         return 0;
-    if (bar_in_ezoc(s, sc, x->p[i].side, to)) {
+    bool zoc = bar_in_ezoc(s, sc, x->p[i].side, to);
+    if (zoc) {
         p->mp = 0;   /* an enemy's front hex: movement ends */
         mk_event *z = bar_ev(ev, "zoc", "Series ZOC (our reading: docs/bar.md)");
         z->unit = (int16_t)i;
     }
-    /* 2.2d D: Road Movement into a hex the enemy's artillery may fire at */
-    if (bar_road(&x->map, from, to) &&
-        (p->form == BAR_FM_ROAD_COLUMN || p->form == BAR_FM_ARTILLERY_ROAD_COLUMN))
-        bar_opfire_offered(s, sc, i);
+    /* 2.2d D: Road Movement into a hex the enemy's artillery may fire at;
+     * Series 12.8 (ours): into an enemy's front hex */
+    bool road_move = bar_road(&x->map, from, to) &&
+                     (p->form == BAR_FM_ROAD_COLUMN || p->form == BAR_FM_ARTILLERY_ROAD_COLUMN);
+    bar_opfire_offered(s, sc, i, (road_move ? BOF_ROAD : 0u) | (zoc ? BOF_CLOSE : 0u));
     if (x->p[i].side == BAR_AMERICAN && !s->limits_off) {   /* 7.1a: the limits end */
         mk_hex nb[6];
         mk_hex_neighbors(g, to, nb);

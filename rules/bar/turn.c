@@ -245,6 +245,7 @@ int bar_apply_activate(bar_state *s, const mk_scenario *sc, const mk_action *a, 
     int army = bar_army_leader(s, side);
     s->nsnipe = 0;
     s->nof = 0;
+    s->nopx = 0;
     if (a->flags & BAF_WING) {   /* 2.4a: a Wing Activation is two Commands */
         int die = mk_rng_d10(&s->head.rng);
         mk_event *w = bar_ev(ev, "roll", "Monmouth 2.4a (WAN 3.2a B, 4.2a B)");
