@@ -432,6 +432,60 @@ static void test_3_2b_C_knox(void)
     (void)own;
 }
 
+/* 3.2b C, 4.2b D: Knox (Pattison) attaches an artillery unit of his side
+ * within 5 hexes to the activated Command (Standard 6.4: ours, for this
+ * activation); it then has acted for the turn. du Plessis-Mauduit cannot. */
+static void test_3_2b_C_knox_attach(void)
+{
+    mk_hex t = step(centre, 0, 4);
+    int hun = pid("Fld/HUN"), gd = pid("Fld/GD"), knox = pid("KNO/GW");
+    empty(3);
+    put("WOO/GRE", centre, BAR_FM_LINE, t);
+    put("KNO/GW", centre, BAR_FM_LINE, t);
+    put("11&15Va/WOO", centre, BAR_FM_LINE, t);
+    put("Fld/HUN", step(centre, 3, 5), BAR_FM_ARTILLERY_ROAD_COLUMN, t);   /* 5 hexes */
+    put("Fld/GD", step(centre, 3, 6) == MK_NO_HEX ? step(centre, 2, 6) : step(centre, 3, 6),
+        BAR_FM_ARTILLERY_ROAD_COLUMN, t);
+    CHECK(mk_hex_distance(g, s->pc[gd].hex, s->pc[knox].hex) == 6);
+    activate(BAR_AMERICAN, "WOO");
+    CHECK(!bar_piece_active(s, sc, hun));
+    CHECK(listed(BA_ATTACH, gd, -1, -1) == NULL);   /* 6 hexes */
+    CHECK(listed(BA_ATTACH, hun, -1, -1) != NULL);
+    char js[128];
+    snprintf(js, sizeof js, "{\"type\":\"attach\",\"unit\":\"Fld/HUN\",\"leader\":\"KNO/GW\"}");
+    CHECK_EQ(act(js), 0);
+    CHECK(find_ev("attach", NULL) != NULL);
+    CHECK(bar_piece_active(s, sc, hun));
+    CHECK_EQ(s->pc[hun].mp, x->p[hun].mp_half);
+    CHECK(listed(BA_MOVE, hun, -1, -1) != NULL);
+    CHECK(listed(BA_ATTACH, hun, -1, -1) == NULL);   /* once */
+    /* the activation ends; Huntington's own activation: it has acted */
+    CHECK_EQ(act("{\"type\":\"next\"}"), 0);
+    CHECK_EQ(act("{\"type\":\"next\"}"), 0);
+    CHECK_EQ(act("{\"type\":\"next\"}"), 0);
+    CHECK(!bar_piece_active(s, sc, hun));
+    put("HUN/GRE", s->pc[hun].hex, BAR_FM_LINE, t);
+    activate(BAR_AMERICAN, "HUN");
+    CHECK(!bar_piece_active(s, sc, hun));
+    CHECK_EQ(s->pc[hun].mp, 0);
+    /* du Plessis-Mauduit has no such ability; Pattison has */
+    empty(3);
+    put("WOO/GRE", centre, BAR_FM_LINE, t);
+    put("duPM/GRE", centre, BAR_FM_LINE, t);
+    put("11&15Va/WOO", centre, BAR_FM_LINE, t);
+    put("Fld/HUN", step(centre, 3, 2), BAR_FM_ARTILLERY_ROAD_COLUMN, t);
+    activate(BAR_AMERICAN, "WOO");
+    CHECK(listed(BA_ATTACH, hun, -1, -1) == NULL);
+    empty(3);
+    put("5th/COR", centre, BAR_FM_LINE, t);
+    put("PAT/HC", centre, BAR_FM_LINE, t);
+    put("63/5th", centre, BAR_FM_LINE, t);
+    put("Fld/4th", step(centre, 3, 2), BAR_FM_ARTILLERY_ROAD_COLUMN, t);
+    activate(BAR_BRITISH, "5th");
+    const mk_action *m = listed(BA_ATTACH, pid("Fld/4th"), -1, -1);
+    CHECK(m && m->other == pid("PAT/HC"));
+}
+
 /* 3.2b D: du Plessis-Mauduit as Knox, for units of Greene's Wing only. */
 static void test_3_2b_D_du_plessis(void)
 {
@@ -624,6 +678,7 @@ int main(void)
         test_2_2d_F_prolonge();
         test_2_2d_G_no_prolonge();
         test_3_2b_C_knox();
+        test_3_2b_C_knox_attach();
         test_3_2b_D_du_plessis();
         test_4_2b_D_pattison();
         test_12_8_opportunity_fire();

@@ -161,3 +161,63 @@ int bar_legal_battery(const bar_state *s, const mk_scenario *sc, int lo, int hi,
     }
     return n;
 }
+
+/* 3.2b C, 4.2b D: "Knox also has the ability to Attach any American
+ * artillery unit within 5 hexes to any American Command as described in
+ * Standard Rule 6.4" (Pattison the same for the British). Standard 6.4 is
+ * not in the text; ours (docs/bar.md): in the Movement Segment of an
+ * activation Knox or Pattison takes part in, an artillery unit of his side
+ * within 5 hexes of him that is not in the activation, whose Command has
+ * not been activated this turn and that has not acted or fired this turn
+ * joins the activation with its full MA (half Out of Command), for this
+ * activation; it has then acted for the turn. */
+static bool may_attach(const bar_state *s, const mk_scenario *sc, int l, int j)
+{
+    const bar_ext *x = bar_x(sc);
+    const bar_pc *p = &s->pc[j];
+    const bar_pinfo *pi = &x->p[j];
+    if (pi->kind != BK_ARTILLERY || pi->side != x->p[l].side || p->hex == MK_NO_HEX ||
+        (p->flags & (BF_ACTED | BF_ELIM | BF_FIRED)) || (p->more & BM_BATTERY) || (p->status & BS_ROUTED) ||
+        mk_hex_distance(&sc->map.grid, p->hex, s->pc[l].hex) > 5)
+        return false;
+    if (pi->org >= 0 && pi->org < 64 && ((s->acted[pi->side] >> pi->org) & 1))
+        return false;
+    return !bar_piece_active(s, sc, j);
+}
+
+int bar_legal_attach(const bar_state *s, const mk_scenario *sc, int lo, int hi, mk_action *out, int n, int cap)
+{
+    const bar_ext *x = bar_x(sc);
+    for (int k = 0; k < 3; k += 2) {   /* Knox, Pattison (du Plessis-Mauduit has no such ability) */
+        int l = x->pc_art[k];
+        if (l < 0 || !bar_alive(s, l) || s->pc[l].hex == MK_NO_HEX || x->p[l].side != s->side ||
+            !bar_piece_active(s, sc, l))
+            continue;
+        for (int j = lo; j < hi && n < cap; j++)
+            if (may_attach(s, sc, l, j))
+                out[n++] = (mk_action){.type = BA_ATTACH, .unit = (int16_t)j, .other = (int16_t)l,
+                                       .target = s->pc[l].hex};
+    }
+    return n;
+}
+
+void bar_apply_attach(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_events *ev)
+{
+    const bar_ext *x = bar_x(sc);
+    bar_pc *p = &s->pc[a->unit];
+    int mp = x->p[a->unit].mp_half;
+    p->flags &= (uint8_t)~(BF_FIRED | BF_CC | BF_OOC);
+    p->flags |= BF_ACTED | BF_MOVED | BF_FULL;
+    if (!s->in_command) {   /* as the Command's own units (Series 7.6c) */
+        mp = mp * x->se.ooc_mp_pct / 100;
+        p->flags |= BF_OOC;
+    }
+    p->mp = (int8_t)(mp > 127 ? 127 : mp);
+    p->road = 0;
+    p->spent = 0;
+    p->more &= (uint8_t)~(BM_OFF_ROAD | BM_PRO1 | BM_PRO2);
+    mk_event *e = bar_ev(ev, "attach", x->p[a->other].side == BAR_AMERICAN ? "Monmouth 3.2b C (Standard 6.4: ours)"
+                                                                          : "Monmouth 4.2b D (Standard 6.4: ours)");
+    e->unit = a->unit;
+    e->other = a->other;
+}

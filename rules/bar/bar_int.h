@@ -118,7 +118,8 @@ enum { BS_DISORDERED = 1 << 0, BS_SHAKEN = 1 << 1, BS_ROUTED = 1 << 2 };
 enum {
     BF_ELIM = 1 << 0,      /* eliminated (units) or killed (leaders) */
     BF_ON = 1 << 1,        /* has been on the map (reinforcements: entered) */
-    BF_ACTED = 1 << 2,     /* independents, higher leaders: activated this turn */
+    BF_ACTED = 1 << 2,     /* independents, higher leaders: activated this turn; other
+                            * units: attached to another Command this turn (3.2b C) */
     BF_FIRED = 1 << 3,     /* this activation */
     BF_CC = 1 << 4,        /* attacked in close combat this activation */
     BF_OOC = 1 << 5,       /* Out of Command this activation */
@@ -218,6 +219,7 @@ enum {
     BA_NONE, BA_ACTIVATE, BA_NEXT, BA_MOVE, BA_FACE, BA_FORM, BA_ENTER, BA_FIRE, BA_CC,
     BA_SNIPE, BA_ROUT, BA_EXIT, BA_GUARD, BA_RBCC, BA_OPFIRE, BA_DETACH,
     BA_PROLONGE,           /* 2.2d F-G: unlimbered artillery moves a hex */
+    BA_ATTACH,             /* 3.2b C, 4.2b D: Knox or Pattison attaches an artillery unit (other) */
     BA_COUNT
 };
 enum { BAF_WING = 1,     /* BA_ACTIVATE: try a Wing Activation (2.4a) */
@@ -354,6 +356,8 @@ int bar_legal_prolonge(const bar_state *s, const mk_scenario *sc, int i, mk_acti
 void bar_apply_prolonge(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_events *ev);
 void bar_battery_note(bar_state *s, const mk_scenario *sc, int i, mk_hex target);
 bool bar_battery_may(const bar_state *s, const mk_scenario *sc, int j);
+int bar_legal_attach(const bar_state *s, const mk_scenario *sc, int lo, int hi, mk_action *out, int n, int cap);
+void bar_apply_attach(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_events *ev);
 int bar_legal_battery(const bar_state *s, const mk_scenario *sc, int lo, int hi, mk_action *out, int n, int cap);
 
 /* melee.c */

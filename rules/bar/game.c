@@ -465,7 +465,8 @@ bool bar_piece_active(const bar_state *s, const mk_scenario *sc, int i)
         !bar_alive(s, i))
         return false;
     if (p->org == s->org && (!p->independent || bar_is_leader(p)))
-        return true;
+        return bar_is_leader(p) || p->independent || !(s->pc[i].flags & BF_ACTED) ||
+               (s->pc[i].flags & BF_MOVED);   /* attached elsewhere this turn (3.2b C): not again */
     if (s->pc[i].flags & BF_ACTED)
         return (s->pc[i].flags & BF_MOVED) != 0;   /* acting in this activation */
     if (bar_is_leader(p))
@@ -790,7 +791,7 @@ static int apply(void *st, const mk_scenario *sc, const mk_action *a, mk_events 
     }
     if (!match && a->unit >= 0 && a->unit < s->npieces && a->type != BA_ACTIVATE &&
         a->type != BA_NEXT && a->type != BA_GUARD && a->type != BA_RBCC && a->type != BA_OPFIRE &&
-        a->type != BA_DETACH &&
+        a->type != BA_DETACH && a->type != BA_ATTACH &&
         !bar_piece_active(s, sc, a->unit))
         return mk_error_set(err, "illegal_action", "%s does not take part in this activation (Monmouth 2.4a)",
                             bar_pid(sc, a->unit));
@@ -1008,7 +1009,7 @@ static json_t *state_json(const void *st, const mk_scenario *sc)
 static const char *const type_names[BA_COUNT] = {"",     "activate", "next", "move",  "face",  "form",
                                                  "enter", "fire", "close_combat", "snipe", "rout", "exit", "guard",
                                                  "retreat_before_close_combat", "opportunity_fire", "detach",
-                                                 "prolonge"};
+                                                 "prolonge", "attach"};
 
 static json_t *action_json(const void *st, const mk_scenario *sc, const mk_action *a)
 {
@@ -1089,6 +1090,12 @@ static json_t *action_json(const void *st, const mk_scenario *sc, const mk_actio
             snprintf(text, sizeof text, "%s attacks %s in Close Combat", bar_pid(sc, a->unit),
                      mk_hex_label(g, a->target, lb));
         }
+        break;
+    case BA_ATTACH:
+        json_object_set_new(o, "unit", json_string(bar_pid(sc, a->unit)));
+        json_object_set_new(o, "leader", json_string(bar_pid(sc, a->other)));
+        snprintf(text, sizeof text, "%s attaches %s to this Command for the turn (Monmouth %s, Standard 6.4)",
+                 bar_pid(sc, a->other), bar_pid(sc, a->unit), x->p[a->other].side == BAR_AMERICAN ? "3.2b C" : "4.2b D");
         break;
     case BA_SNIPE:
         json_object_set_new(o, "unit", json_string(bar_pid(sc, a->unit)));
@@ -1230,7 +1237,7 @@ static int action_parse(const void *st, const mk_scenario *sc, json_t *obj, mk_a
     } else if (t == BA_ROUT || t == BA_EXIT || t == BA_GUARD || t == BA_DETACH) {
         out->flags = t == BA_EXIT && json_is_true(json_object_get(obj, "off_map"));
         return 0;
-    } else if (t == BA_SNIPE) {
+    } else if (t == BA_SNIPE || t == BA_ATTACH) {
         const char *l = json_string_value(json_object_get(obj, "leader"));
         int li = l ? mk_scenario_unit(sc, l) : -1;
         if (li < 0)

@@ -380,6 +380,8 @@ int bar_legal_move(const bar_state *s, const mk_scenario *sc, const mk_action *w
                                              .target = -1});
         }
     }
+    /* 3.2b C, 4.2b D: Knox or Pattison attaches an artillery unit */
+    n = bar_legal_attach(s, sc, lo, hi, out, n, cap);
     /* formation changes (also for units that cannot move: Square, unlimbered guns) */
     for (int i = lo; i < hi; i++) {
         const bar_pc *p = &s->pc[i];
@@ -463,6 +465,9 @@ int bar_apply_move(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_e
         p->flags &= (uint8_t)~BF_FULL;
         if (bar_in_ezoc(s, sc, x->p[i].side, p->hex))
             bar_opfire_offered(s, sc, i, BOF_CLOSE);   /* Series 12.8 (ours): a Facing change in an EZOC */
+        return 0;
+    case BA_ATTACH:
+        bar_apply_attach(s, sc, a, ev);
         return 0;
     case BA_PROLONGE: {   /* 2.2d F: unlimbered, the facing kept */
         mk_event *e = bar_ev(ev, "prolonge", "Monmouth 2.2d F-G");
