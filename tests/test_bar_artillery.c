@@ -432,9 +432,10 @@ static void test_3_2b_C_knox(void)
     (void)own;
 }
 
-/* 3.2b C, 4.2b D: Knox (Pattison) attaches an artillery unit of his side
+/* 3.2b C-D, 4.2b D: Knox (Pattison) attaches an artillery unit of his side
  * within 5 hexes to the activated Command (Standard 6.4: ours, for this
- * activation); it then has acted for the turn. du Plessis-Mauduit cannot. */
+ * activation); it then has acted for the turn. du Plessis-Mauduit the
+ * same, for units of Greene's Wing. */
 static void test_3_2b_C_knox_attach(void)
 {
     mk_hex t = step(centre, 0, 4);
@@ -468,14 +469,16 @@ static void test_3_2b_C_knox_attach(void)
     activate(BAR_AMERICAN, "HUN");
     CHECK(!bar_piece_active(s, sc, hun));
     CHECK_EQ(s->pc[hun].mp, 0);
-    /* du Plessis-Mauduit has no such ability; Pattison has */
+    /* du Plessis-Mauduit: Greene's Wing only; Pattison: the British */
     empty(3);
     put("WOO/GRE", centre, BAR_FM_LINE, t);
     put("duPM/GRE", centre, BAR_FM_LINE, t);
     put("11&15Va/WOO", centre, BAR_FM_LINE, t);
     put("Fld/HUN", step(centre, 3, 2), BAR_FM_ARTILLERY_ROAD_COLUMN, t);
+    put("Fld/GD", step(centre, 3, 3), BAR_FM_ARTILLERY_ROAD_COLUMN, t);
     activate(BAR_AMERICAN, "WOO");
-    CHECK(listed(BA_ATTACH, hun, -1, -1) == NULL);
+    CHECK(listed(BA_ATTACH, hun, -1, -1) != NULL);
+    CHECK(listed(BA_ATTACH, gd, -1, -1) == NULL);   /* Lee's Wing */
     empty(3);
     put("5th/COR", centre, BAR_FM_LINE, t);
     put("PAT/HC", centre, BAR_FM_LINE, t);

@@ -170,7 +170,8 @@ int bar_legal_battery(const bar_state *s, const mk_scenario *sc, int lo, int hi,
  * within 5 hexes of him that is not in the activation, whose Command has
  * not been activated this turn and that has not acted or fired this turn
  * joins the activation with its full MA (half Out of Command), for this
- * activation; it has then acted for the turn. */
+ * activation; it has then acted for the turn. du Plessis-Mauduit
+ * "functions just like Knox", for units of Greene's Wing (3.2b D). */
 static bool may_attach(const bar_state *s, const mk_scenario *sc, int l, int j)
 {
     const bar_ext *x = bar_x(sc);
@@ -188,13 +189,13 @@ static bool may_attach(const bar_state *s, const mk_scenario *sc, int l, int j)
 int bar_legal_attach(const bar_state *s, const mk_scenario *sc, int lo, int hi, mk_action *out, int n, int cap)
 {
     const bar_ext *x = bar_x(sc);
-    for (int k = 0; k < 3; k += 2) {   /* Knox, Pattison (du Plessis-Mauduit has no such ability) */
+    for (int k = 0; k < 3; k++) {   /* Knox, du Plessis-Mauduit ("just like Knox": Greene's Wing), Pattison */
         int l = x->pc_art[k];
         if (l < 0 || !bar_alive(s, l) || s->pc[l].hex == MK_NO_HEX || x->p[l].side != s->side ||
             !bar_piece_active(s, sc, l))
             continue;
         for (int j = lo; j < hi && n < cap; j++)
-            if (may_attach(s, sc, l, j))
+            if (may_attach(s, sc, l, j) && leader_covers(x, k, j))
                 out[n++] = (mk_action){.type = BA_ATTACH, .unit = (int16_t)j, .other = (int16_t)l,
                                        .target = s->pc[l].hex};
     }
