@@ -262,6 +262,52 @@ static void test_2_2d_E_vi_losses(void)
     CHECK_EQ(s->pc[gun].sp, x->p[gun].sp);
 }
 
+/* 2.2d E viii: regimental guns stacked with their regiment conform to its
+ * Organizational and Morale States and take no checks of their own; a
+ * routing regiment takes them along (limbered: they rout; unlimbered:
+ * lost, 2.5b A). */
+static void test_2_2d_E_viii_conform(void)
+{
+    int inf = pid("Lsb/LOO"), gun = pid("Rgt/LOO#1");
+    for (int limbered = 0; limbered < 2; limbered++) {
+        empty(3);
+        put("Lsb/LOO", centre, BAR_FM_LINE, step(centre, 0, 1));
+        put("Rgt/LOO#1", centre, limbered ? BAR_FM_ARTILLERY_ROAD_COLUMN : BAR_FM_ARTILLERY, step(centre, 0, 1));
+        mk_events_init(&ev, evs, 512);
+        force(1, 15);   /* fails ER 3's Morale Check: Shaken */
+        bar_do_check(s, sc, inf, 'M', 'A', 0, "test", &ev);
+        CHECK(s->pc[inf].status & BS_SHAKEN);
+        CHECK_EQ(s->pc[gun].status, s->pc[inf].status);
+        /* the guns' own check: none */
+        mk_events_init(&ev, evs, 512);
+        force(1, 15);
+        CHECK_EQ(bar_do_check(s, sc, gun, 'M', 'A', 0, "test", &ev), BAR_CE_NO_EFFECT);
+        CHECK_EQ(count_ev("roll", NULL), 0);
+        /* Shaken again: Rout; the guns go too */
+        mk_events_init(&ev, evs, 512);
+        force(1, 15);
+        bar_do_check(s, sc, inf, 'M', 'A', 0, "test", &ev);
+        CHECK(s->pc[inf].status & BS_ROUTED);
+        CHECK(s->pc[inf].hex != centre);
+        if (limbered) {
+            CHECK(s->pc[gun].status & BS_ROUTED);
+            CHECK(s->pc[gun].hex != centre && s->pc[gun].hex != MK_NO_HEX);
+        } else {
+            CHECK(!bar_alive(s, gun));   /* unlimbered guns that rout are lost */
+        }
+    }
+    /* away from the regiment the guns check for themselves */
+    empty(3);
+    put("Lsb/LOO", centre, BAR_FM_LINE, step(centre, 0, 1));
+    put("Rgt/LOO#1", step(centre, 3, 1), BAR_FM_ARTILLERY, step(centre, 0, 1));
+    mk_events_init(&ev, evs, 512);
+    force(1, 15);
+    bar_do_check(s, sc, gun, 'M', 'A', 0, "test", &ev);
+    CHECK_EQ(count_ev("roll", NULL), 1);
+    CHECK(s->pc[gun].status & BS_SHAKEN);
+    CHECK_EQ(s->pc[inf].status, 0);   /* never vice versa */
+}
+
 /* 2.2d F: unlimbered artillery prolonges a hex (regimental guns 2) per
  * Activation, unlimbered and keeping its facing, and makes no Formation
  * change after (Standard 9.5); it may still fire. */
@@ -678,6 +724,7 @@ int main(void)
         test_2_2d_E_ii_owner_hex();
         test_2_2d_E_iii_stacking();
         test_2_2d_E_vi_losses();
+        test_2_2d_E_viii_conform();
         test_2_2d_F_prolonge();
         test_2_2d_G_no_prolonge();
         test_3_2b_C_knox();

@@ -86,6 +86,27 @@ bool bar_rgt_spared(const bar_state *s, const mk_scenario *sc, int g)
     return infantry_sps(s, sc, s->pc[g].hex, x->p[g].side, &line) > 0;
 }
 
+/* Is regimental gun g stacked with its owning regiment? */
+bool bar_rgt_with_owner(const bar_state *s, const mk_scenario *sc, int g)
+{
+    const bar_ext *x = bar_x(sc);
+    int o = x->p[g].owner;
+    return o >= 0 && bar_is_rgt_gun(&x->p[g]) && s->pc[g].hex != MK_NO_HEX && bar_alive(s, o) &&
+           s->pc[o].hex == s->pc[g].hex;
+}
+
+/* 2.2d E viii: "Regimental guns always conform to the Organizational and
+ * Morale States of their owning regiment when stacked with that regiment,
+ * never vice versa": each stacked gun takes its regiment's Disordered and
+ * Shaken (a routing regiment takes its guns along: bar_rout_hexes). */
+void bar_rgt_conform(bar_state *s, const mk_scenario *sc)
+{
+    const bar_ext *x = bar_x(sc);
+    for (int g = 0; g < s->npieces; g++)
+        if (x->p[g].owner >= 0 && bar_rgt_with_owner(s, sc, g) && !(s->pc[x->p[g].owner].status & BS_ROUTED))
+            s->pc[g].status = s->pc[x->p[g].owner].status;
+}
+
 /* --- 3.2b C-D, 4.2b D: Knox, du Plessis-Mauduit, Pattison ---------------- */
 
 /* Is piece i's Command under org anc (or, for Wayne's units, its wing)? */

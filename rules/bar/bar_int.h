@@ -352,6 +352,8 @@ bool bar_rgt_may_fire(const bar_state *s, const mk_scenario *sc, int g);
 int bar_rgt_guns_with(const bar_state *s, const mk_scenario *sc, int i);
 bool bar_rgt_may_unlimber(const bar_state *s, const mk_scenario *sc, int g);
 bool bar_rgt_spared(const bar_state *s, const mk_scenario *sc, int g);
+bool bar_rgt_with_owner(const bar_state *s, const mk_scenario *sc, int g);
+void bar_rgt_conform(bar_state *s, const mk_scenario *sc);
 int bar_legal_prolonge(const bar_state *s, const mk_scenario *sc, int i, mk_action *out, int n, int cap);
 void bar_apply_prolonge(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_events *ev);
 void bar_battery_note(bar_state *s, const mk_scenario *sc, int i, mk_hex target);

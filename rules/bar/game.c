@@ -502,6 +502,8 @@ int bar_do_check(bar_state *s, const mk_scenario *sc, int i, char kind, char let
 {
     const bar_ext *x = bar_x(sc);
     bar_pc *p = &s->pc[i];
+    if (bar_rgt_with_owner(s, sc, i))
+        return BAR_CE_NO_EFFECT;   /* 2.2d E viii: no separate check; they conform */
     unsigned cond = 0;
     cond |= p->status & BS_DISORDERED ? BAR_CC_DISORDERED : 0;
     cond |= p->status & BS_SHAKEN ? BAR_CC_SHAKEN : 0;
@@ -548,6 +550,7 @@ int bar_do_check(bar_state *s, const mk_scenario *sc, int i, char kind, char let
     }
     if (out.leader_loss)
         bar_leader_check(s, sc, p->hex, 0, ev);
+    bar_rgt_conform(s, sc);   /* 2.2d E viii */
     return eff;
 }
 
@@ -597,6 +600,11 @@ void bar_rout_hexes(bar_state *s, const mk_scenario *sc, int i, int n, bool volu
     bar_pc *p = &s->pc[i];
     int side = x->p[i].side;
     mk_hex start = p->hex;
+    /* 2.2d E viii: a regiment that routs (not voluntarily) takes its
+     * stacked guns along (they conform to its Morale State) */
+    for (int gun = 0; !voluntary && x->p[i].kind == BK_INFANTRY && gun < s->npieces; gun++)
+        if (x->p[gun].owner == i && bar_rgt_with_owner(s, sc, gun) && !(s->pc[gun].status & BS_ROUTED))
+            bar_rout_hexes(s, sc, gun, n, false, ev);
     /* 3.2b G iv: a routed unit routed again is involuntarily Routed */
     if (voluntary && !(p->status & BS_ROUTED))
         p->more |= BM_VOL_ROUT;
@@ -838,6 +846,7 @@ static int apply(void *st, const mk_scenario *sc, const mk_action *a, mk_events 
         rc = bar_apply_move(s, sc, a, ev, err);
     if (rc == 0) {
         s->head.actions++;
+        bar_rgt_conform(s, sc);   /* 2.2d E viii (a Close Combat's retreat, a rally) */
         /* an Independent or a higher leader acts once a turn, in the first
          * activation it takes part in (bar_piece_active) */
         const bar_pinfo *p = a->unit >= 0 ? &bar_x(sc)->p[a->unit] : NULL;

@@ -331,8 +331,8 @@ static void rally_phase(bar_state *s, const mk_scenario *sc, mk_events *ev)
     const bar_ext *x = bar_x(sc);
     for (int i = 0; i < s->npieces; i++) {
         bar_pc *p = &s->pc[i];
-        if (p->hex == MK_NO_HEX || bar_is_leader(&x->p[i]) || !p->status)
-            continue;
+        if (p->hex == MK_NO_HEX || bar_is_leader(&x->p[i]) || !p->status || bar_rgt_with_owner(s, sc, i))
+            continue;   /* (2.2d E viii: stacked guns conform, below) */
         mk_hex nb[6];
         mk_hex_neighbors(&sc->map.grid, p->hex, nb);
         bool near = false;
@@ -362,6 +362,7 @@ static void rally_phase(bar_state *s, const mk_scenario *sc, mk_events *ev)
                 p->status &= (uint8_t)~BS_SHAKEN;
         }
     }
+    bar_rgt_conform(s, sc);   /* 2.2d E viii */
 }
 
 /* Wounded leaders come back (6.6e) with a unit of their Command, or any
