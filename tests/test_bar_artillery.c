@@ -262,10 +262,10 @@ static void test_2_2d_E_vi_losses(void)
     CHECK_EQ(s->pc[gun].sp, x->p[gun].sp);
 }
 
-/* 2.2d E viii: regimental guns stacked with their regiment conform to its
- * Organizational and Morale States and take no checks of their own; a
- * routing regiment takes them along (limbered: they rout; unlimbered:
- * lost, 2.5b A). */
+/* 2.2d E vii-viii: regimental guns stacked with their regiment conform to
+ * its Organizational and Morale States and take no checks of their own; a
+ * routing regiment takes them along (limbered: they end their Rout Retreat
+ * with it; unlimbered: lost, 2.5b A). */
 static void test_2_2d_E_viii_conform(void)
 {
     int inf = pid("Lsb/LOO"), gun = pid("Rgt/LOO#1");
@@ -292,6 +292,7 @@ static void test_2_2d_E_viii_conform(void)
         if (limbered) {
             CHECK(s->pc[gun].status & BS_ROUTED);
             CHECK(s->pc[gun].hex != centre && s->pc[gun].hex != MK_NO_HEX);
+            CHECK_EQ(s->pc[gun].hex, s->pc[inf].hex);   /* vii: they end it with the regiment */
         } else {
             CHECK(!bar_alive(s, gun));   /* unlimbered guns that rout are lost */
         }

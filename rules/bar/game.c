@@ -593,18 +593,47 @@ void bar_rout_unit(bar_state *s, const mk_scenario *sc, int i, mk_events *ev)
     bar_rout_hexes(s, sc, i, x->se.rout_hexes[x->p[i].kind == BK_CAVALRY], false, ev);
 }
 
+static void rout_one(bar_state *s, const mk_scenario *sc, int i, int n, bool voluntary, mk_events *ev);
+
 void bar_rout_hexes(bar_state *s, const mk_scenario *sc, int i, int n, bool voluntary, mk_events *ev)
+{
+    const bar_ext *x = bar_x(sc);
+    /* 2.2d E viii: a regiment that routs (not voluntarily) takes its
+     * stacked guns along (they conform to its Morale State) */
+    int16_t guns[4];
+    int nguns = 0;
+    for (int g = 0; !voluntary && x->p[i].kind == BK_INFANTRY && g < s->npieces && nguns < 4; g++)
+        if (x->p[g].owner == i && bar_rgt_with_owner(s, sc, g) && !(s->pc[g].status & BS_ROUTED))
+            guns[nguns++] = (int16_t)g;
+    rout_one(s, sc, i, n, voluntary, ev);
+    for (int k = 0; k < nguns; k++) {
+        int g = guns[k];
+        bar_pc *q = &s->pc[g];
+        if (q->form != BAR_FM_ARTILLERY_ROAD_COLUMN || s->pc[i].hex == MK_NO_HEX) {
+            rout_one(s, sc, g, n, false, ev);   /* unlimbered: lost (2.5b A); or on their own */
+            continue;
+        }
+        /* 2.2d E vii: limbered guns "may end its Rout Retreat movement
+         * stacked with its owning infantry unit" (ours: they always do) */
+        bar_ev(ev, "rout", "Monmouth 2.2d E viii")->unit = (int16_t)g;
+        mk_event *e = bar_ev(ev, "rout_retreat", "Monmouth 2.2d E vii");
+        e->unit = (int16_t)g;
+        e->from = q->hex;
+        e->to = s->pc[i].hex;
+        q->status = BS_ROUTED | BS_DISORDERED | BS_SHAKEN;
+        q->more &= (uint8_t)~BM_VOL_ROUT;
+        q->hex = s->pc[i].hex;
+        q->facing = s->pc[i].facing;
+    }
+}
+
+static void rout_one(bar_state *s, const mk_scenario *sc, int i, int n, bool voluntary, mk_events *ev)
 {
     const bar_ext *x = bar_x(sc);
     const mk_grid *g = &sc->map.grid;
     bar_pc *p = &s->pc[i];
     int side = x->p[i].side;
     mk_hex start = p->hex;
-    /* 2.2d E viii: a regiment that routs (not voluntarily) takes its
-     * stacked guns along (they conform to its Morale State) */
-    for (int gun = 0; !voluntary && x->p[i].kind == BK_INFANTRY && gun < s->npieces; gun++)
-        if (x->p[gun].owner == i && bar_rgt_with_owner(s, sc, gun) && !(s->pc[gun].status & BS_ROUTED))
-            bar_rout_hexes(s, sc, gun, n, false, ev);
     /* 3.2b G iv: a routed unit routed again is involuntarily Routed */
     if (voluntary && !(p->status & BS_ROUTED))
         p->more |= BM_VOL_ROUT;
