@@ -309,6 +309,80 @@ static void test_2_2d_E_viii_conform(void)
     CHECK_EQ(s->pc[inf].status, 0);   /* never vice versa */
 }
 
+/* 2.5b B: artillery in Rout Retreat rolls a die for each non-clear hex
+ * entered or hexside crossed: 0 or 1 loses an SP; on clear ground, no roll. */
+static void test_2_5b_B_rout_losses(void)
+{
+    int art = pid("Fld/5th");
+    /* clear ground: 4 hexes inside the plain area round the centre */
+    empty(3);
+    put("Fld/5th", centre, BAR_FM_ARTILLERY_ROAD_COLUMN, MK_NO_HEX);
+    mk_events_init(&ev, evs, 512);
+    bar_rout_hexes(s, sc, art, 4, false, &ev);
+    CHECK(s->pc[art].hex != centre);
+    CHECK_EQ(count_ev("roll", "rout_loss"), 0);
+    /* a start from which the retreat crosses rough ground */
+    int size = mk_grid_size(g), rolls = 0;
+    mk_hex from = MK_NO_HEX;
+    for (mk_hex h = 0; h < size && from == MK_NO_HEX; h++) {
+        if (x->map.terrain[h] != BAR_T_OPEN || mk_hex_on_map_edge(g, h))
+            continue;
+        empty(3);
+        put("Fld/5th", h, BAR_FM_ARTILLERY_ROAD_COLUMN, MK_NO_HEX);
+        s->pc[art].sp = 9;   /* (more than the rolls can take) */
+        mk_events_init(&ev, evs, 512);
+        force(8, 9, 9, 9, 9, 9, 9, 9, 9);   /* every roll passes */
+        bar_rout_hexes(s, sc, art, 4, false, &ev);
+        rolls = count_ev("roll", "rout_loss");
+        if (rolls >= 2) {
+            from = h;
+            CHECK_EQ(s->pc[art].sp, 9);
+        }
+    }
+    CHECK(from != MK_NO_HEX);
+    if (from == MK_NO_HEX)
+        return;
+    empty(3);
+    put("Fld/5th", from, BAR_FM_ARTILLERY_ROAD_COLUMN, MK_NO_HEX);
+    s->pc[art].sp = 9;
+    mk_events_init(&ev, evs, 512);
+    force(8, 0, 1, 0, 1, 0, 1, 0, 1);   /* every roll loses an SP */
+    bar_rout_hexes(s, sc, art, 4, false, &ev);
+    CHECK_EQ(count_ev("roll", "rout_loss"), rolls);
+    CHECK_EQ(s->pc[art].sp, 9 - rolls);
+}
+
+/* 2.5b C: an activated unlimbered artillery unit may Voluntarily Rout by
+ * limbering (its MPs) and routing up to 4 (not 8) hexes. */
+static void test_2_5b_C_unlimbered_voluntary_rout(void)
+{
+    int art = pid("Fld/5th");
+    empty(3);
+    put("5th/COR", step(centre, 3, 1), BAR_FM_LINE, MK_NO_HEX);
+    put("63/5th", step(centre, 3, 1), BAR_FM_LINE, MK_NO_HEX);
+    put("Fld/5th", centre, BAR_FM_ARTILLERY, step(centre, 0, 1));
+    activate(BAR_BRITISH, "5th");
+    const mk_action *m = listed(BA_ROUT, art, -1, -1);
+    CHECK(m != NULL);
+    if (!m)
+        return;
+    force(8, 9, 9, 9, 9, 9, 9, 9, 9);
+    CHECK_EQ(act("{\"type\":\"rout\",\"unit\":\"Fld/5th\"}"), 0);
+    CHECK(bar_alive(s, art));   /* limbered first: not lost (2.5b A) */
+    CHECK_EQ(s->pc[art].form, BAR_FM_ARTILLERY_ROAD_COLUMN);
+    CHECK(s->pc[art].status & BS_ROUTED);
+    int d = mk_hex_distance(g, centre, s->pc[art].hex);
+    CHECK(d >= 1 && d <= 4);
+    /* without the MPs to limber: no */
+    empty(3);
+    put("5th/COR", step(centre, 3, 1), BAR_FM_LINE, MK_NO_HEX);
+    put("63/5th", step(centre, 3, 1), BAR_FM_LINE, MK_NO_HEX);
+    put("Fld/5th", centre, BAR_FM_ARTILLERY, step(centre, 0, 1));
+    activate(BAR_BRITISH, "5th");
+    s->pc[art].mp = 0;
+    CHECK(listed(BA_ROUT, art, -1, -1) == NULL);
+}
+
 /* 2.2d F: unlimbered artillery prolonges a hex (regimental guns 2) per
  * Activation, unlimbered and keeping its facing, and makes no Formation
  * change after (Standard 9.5); it may still fire. */
@@ -727,6 +801,8 @@ int main(void)
         test_2_2d_E_vi_losses();
         test_2_2d_E_viii_conform();
         test_2_2d_F_prolonge();
+        test_2_5b_B_rout_losses();
+        test_2_5b_C_unlimbered_voluntary_rout();
         test_2_2d_G_no_prolonge();
         test_3_2b_C_knox();
         test_3_2b_C_knox_attach();

@@ -595,6 +595,21 @@ void bar_rout_unit(bar_state *s, const mk_scenario *sc, int i, mk_events *ev)
 
 static void rout_one(bar_state *s, const mk_scenario *sc, int i, int n, bool voluntary, mk_events *ev);
 
+/* Monmouth 2.5b B: artillery in Rout Retreat, for a non-clear hex entered
+ * or hexside crossed: a die, 0 or 1 loses an SP. */
+static void art_rout_loss(bar_state *s, const mk_scenario *sc, int i, mk_events *ev)
+{
+    int die = mk_rng_d10(&s->head.rng);
+    mk_event *e = bar_ev(ev, "roll", "Monmouth 2.5b B");
+    e->purpose = "rout_loss";
+    e->unit = (int16_t)i;
+    e->die = 10;
+    e->value = (int16_t)die;
+    e->passed = die > 1;
+    if (die <= 1)
+        bar_lose_sp(s, sc, i, 1, ev);
+}
+
 void bar_rout_hexes(bar_state *s, const mk_scenario *sc, int i, int n, bool voluntary, mk_events *ev)
 {
     const bar_ext *x = bar_x(sc);
@@ -649,6 +664,7 @@ static void rout_one(bar_state *s, const mk_scenario *sc, int i, int n, bool vol
         bar_lose_sp(s, sc, i, p->sp, ev);
         return;
     }
+    bool art = x->p[i].kind == BK_ARTILLERY, by_road = false;
     for (int k = 0; k < n; k++) {
         mk_hex nb[6], best = MK_NO_HEX;
         int bestv = 1 << 30;
@@ -668,8 +684,26 @@ static void rout_one(bar_state *s, const mk_scenario *sc, int i, int n, bool vol
             bar_lose_sp(s, sc, i, p->sp, ev);
             return;
         }
+        if (art) {   /* 2.5b B: the hex left (entered and left by road: clear), the hexside crossed */
+            if (k > 0 && x->ch.hex[x->map.terrain[p->hex]].disorder_check && !(by_road && bar_road(&x->map, p->hex, best)))
+                art_rout_loss(s, sc, i, ev);
+            unsigned side_bits = bar_hexside(&x->map, p->hex, best);
+            bool rough = false;
+            for (int b = 0; b < BAR_HS_NTERRAIN && !(side_bits & BAR_HS_BRIDGE); b++)
+                rough |= (side_bits & (1u << b)) && x->ch.side[b].disorder_check;
+            if (rough)
+                art_rout_loss(s, sc, i, ev);
+            if (!bar_alive(s, i))
+                return;
+        }
+        by_road = bar_road(&x->map, p->hex, best) != 0;
         p->facing = (uint8_t)bar_bearing12(g, p->hex, best);
         p->hex = best;
+    }
+    if (art && n > 0 && x->ch.hex[x->map.terrain[p->hex]].disorder_check && !by_road) {
+        art_rout_loss(s, sc, i, ev);   /* 2.5b B: the last hex (entered by road: clear) */
+        if (!bar_alive(s, i))
+            return;
     }
     e = bar_ev(ev, "rout_retreat", "Monmouth 2.5 C");
     e->unit = (int16_t)i;
@@ -1184,7 +1218,11 @@ static json_t *action_json(const void *st, const mk_scenario *sc, const mk_actio
         break;
     case BA_ROUT:
         json_object_set_new(o, "unit", json_string(bar_pid(sc, a->unit)));
-        snprintf(text, sizeof text, "%s routs voluntarily, up to 8 hexes (Monmouth 2.5 B)", bar_pid(sc, a->unit));
+        if (s->pc[a->unit].form == BAR_FM_ARTILLERY)
+            snprintf(text, sizeof text, "%s limbers and routs voluntarily, up to 4 hexes (Monmouth 2.5b C)",
+                     bar_pid(sc, a->unit));
+        else
+            snprintf(text, sizeof text, "%s routs voluntarily, up to 8 hexes (Monmouth 2.5 B)", bar_pid(sc, a->unit));
         break;
     default:
         break;

@@ -254,6 +254,14 @@ static int prolonge(const bar_state *s, const bar_occ *o, const mk_scenario *sc,
     return n;
 }
 
+/* Half MPs to limber or unlimber artillery piece i (2.2d E i: regimental
+ * guns 1 MP; at least 1/2 MP). */
+static int limber_cost(const bar_ext *x, int i)
+{
+    int c = bar_is_rgt_gun(&x->p[i]) ? 2 : x->se.limber_half;
+    return c < 1 ? 1 : c;
+}
+
 int bar_legal_move(const bar_state *s, const mk_scenario *sc, const mk_action *want, mk_action *out,
                    int n, int cap)
 {
@@ -337,12 +345,14 @@ int bar_legal_move(const bar_state *s, const mk_scenario *sc, const mk_action *w
         }
     }
     /* 2.5 B: Voluntary Rout during the Movement Segment (American units not
-     * before 3.4a allows); limbered artillery too (2.5 A) */
+     * before 3.4a allows); limbered artillery too (2.5b A); unlimbered
+     * artillery by limbering first, for the limbering's MPs (2.5b C) */
     bool vol = s->side == BAR_BRITISH || bar_american_vol_rout_allowed(x->scenario, s->turn, s->british_1020);
     for (int i = lo; vol && i < hi; i++) {
         const bar_pc *p = &s->pc[i];
         if (p->hex == MK_NO_HEX || bar_is_leader(&x->p[i]) || !bar_piece_active(s, sc, i) ||
-            (p->status & BS_ROUTED) || (p->flags & BF_MOVED) || p->form == BAR_FM_ARTILLERY || nj_holds(s, sc, i))
+            (p->status & BS_ROUTED) || (p->flags & BF_MOVED) || nj_holds(s, sc, i) ||
+            (p->form == BAR_FM_ARTILLERY && limber_cost(x, i) > p->mp))
             continue;
         n = add(out, n, cap, (mk_action){.type = BA_ROUT, .unit = (int16_t)i, .other = -1, .target = -1});
     }
@@ -397,11 +407,7 @@ int bar_legal_move(const bar_state *s, const mk_scenario *sc, const mk_action *w
         static const int art[] = {BAR_FM_ARTILLERY, BAR_FM_ARTILLERY_ROAD_COLUMN};
         const int *list = pi->kind == BK_ARTILLERY ? art : inf;
         int nl = pi->kind == BK_ARTILLERY ? 2 : 7;
-        int c = bar_is_rgt_gun(pi)            ? 2   /* 2.2d E i: 1 MP */
-                : pi->kind == BK_ARTILLERY ? x->se.limber_half
-                                           : x->se.form_half;
-        if (c < 1)
-            c = 1;
+        int c = pi->kind == BK_ARTILLERY ? limber_cost(x, i) : x->se.form_half < 1 ? 1 : x->se.form_half;
         if (c > p->mp)
             continue;
         for (int k = 0; k < nl; k++) {
@@ -442,7 +448,16 @@ int bar_apply_move(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_e
         return 0;
     }
     case BA_ROUT:
-        bar_rout_hexes(s, sc, i, 8, true, ev);   /* 2.5 B: up to 8 hexes */
+        if (p->form == BAR_FM_ARTILLERY) {   /* 2.5b C: limber, then up to 4 (not 8) hexes */
+            p->form = BAR_FM_ARTILLERY_ROAD_COLUMN;
+            p->mp = (int8_t)(p->mp - limber_cost(x, i));
+            mk_event *e = bar_ev(ev, "formation", "Monmouth 2.5b C");
+            e->unit = (int16_t)i;
+            e->text = bar_formation_name(p->form);
+            bar_rout_hexes(s, sc, i, 4, true, ev);
+        } else {
+            bar_rout_hexes(s, sc, i, 8, true, ev);   /* 2.5 B: up to 8 hexes */
+        }
         p->mp = 0;
         return 0;
     case BA_ENTER: {
