@@ -103,6 +103,7 @@ void bar_raids(bar_state *s, const mk_scenario *sc, mk_events *ev)
             s->loss[BAR_BRITISH]++;
             if (p->sp <= 0) {
                 p->flags |= BF_ELIM;
+                p->hex = MK_NO_HEX;   /* (a guard unit may have entered the map) */
                 guard_sp(s, x, &who);
             }
         }

@@ -55,6 +55,7 @@ typedef struct bar_pinfo {
     int8_t side, kind, type, fire_row, nation;
     int8_t sp, er, cv, mp_half;
     bool skirmish, independent;
+    int16_t owner;             /* regimental guns: the owning regiment's piece (2.2d E), -1 */
     int16_t org;               /* the Command it activates with (oob org), -1 */
     int16_t arrive;            /* turn index of arrival; -1: on the map at set-up */
     int16_t entry;             /* entry hex of a reinforcement */
@@ -91,6 +92,10 @@ typedef struct bar_ext {
     int sw_guard_turn, sw_relief_turn;   /* turns, -1 none */
     int16_t pc_lee, pc_gw, pc_way, pc_laf, pc_ste;   /* pieces, -1 if absent */
     int16_t org_jc;            /* 7.4a J: the Jaeger Corps (oob org), -1 */
+    /* the artillery Special Leaders (3.2b C-D, 4.2b D): Knox, du
+     * Plessis-Mauduit, Pattison (pieces, -1 if absent); Greene's Wing (org) */
+    int16_t pc_art[3];
+    int16_t org_gre;
     /* evaluate.c's tables (bar_eval_prepare): each hex's neighbours
      * (mk_hex_neighbor's, MK_NO_HEX off the map), the distance from each
      * hex to the rally hexes and the objectives of 7.1d C, E, B and 7.3d B
@@ -119,7 +124,8 @@ enum { BS_DISORDERED = 1 << 0, BS_SHAKEN = 1 << 1, BS_ROUTED = 1 << 2 };
 enum {
     BF_ELIM = 1 << 0,      /* eliminated (units) or killed (leaders) */
     BF_ON = 1 << 1,        /* has been on the map (reinforcements: entered) */
-    BF_ACTED = 1 << 2,     /* independents, higher leaders: activated this turn */
+    BF_ACTED = 1 << 2,     /* independents, higher leaders: activated this turn; other
+                            * units: attached to another Command this turn (3.2b C) */
     BF_FIRED = 1 << 3,     /* this activation */
     BF_CC = 1 << 4,        /* attacked in close combat this activation */
     BF_OOC = 1 << 5,       /* Out of Command this activation */
@@ -157,6 +163,9 @@ enum {
 /* bar_pc.more2 */
 enum {
     BM2_HOOK_LEFT = 1 << 0, /* in Hook (BAR_FM_HOOK): the bent end is to the left (else the right) */
+    BM2_PRO1 = 1 << 1,      /* 2.2d F: prolonged a hex this activation (no Formation/Facing change) */
+    BM2_PRO2 = 1 << 2,      /* 2.2d F: regimental guns, a second hex */
+    BM2_BATTERY = 1 << 3,   /* 3.2b C-D, 4.2b D: fired with a Special Leader's battery this turn */
 };
 
 /* Phases. */
@@ -208,8 +217,19 @@ typedef struct bar_state {
      * reactive artillery may fire at: the reactive side's decision */
     int16_t det[2];        /* 3.3, 4.3: the Detachment Leader's piece, -1 none */
     int16_t of_unit;       /* -1: none */
-    int8_t nof;            /* (artillery, mover) pairs that fired this activation */
+    int8_t nof;            /* (reactive unit, mover) pairs that fired this activation */
     int16_t of[16][2];
+    /* Series 12.8 (ours, docs/bar.md): what the pending decision offers
+     * (BOF_*), and the hexes the general Opportunity Fires of this
+     * activation went into (12.8e: twice a hex) */
+    uint8_t of_kind;
+    int8_t nopx;
+    mk_hex opx[12];
+    uint8_t opts;          /* the game's optional rules (BO_*) */
+    /* 3.2b C-D, 4.2b D: the Special Leader whose stacked artillery fired
+     * this Fire Combat Segment, and its target (the battery's) */
+    int16_t bat_leader;    /* -1: none */
+    mk_hex bat_target;
     int8_t winner;         /* when over */
     int8_t level;          /* bar_level */
     bar_pc pc[BAR_MAX_PIECES];
@@ -223,12 +243,15 @@ enum {
     BA_COUNTERCHARGE,   /* the reactive side: a cavalry unit (or none) meets a Charge (2.3b) */
     BA_OPCHARGE,        /* the reactive side: a cavalry unit (or none) charges a mover (2.3b, 6.2d C) */
     BA_MOUNT,           /* mount (flags 1) or dismount (0): target formation, other facing (4.1b E, 7.4a C) */
+    BA_PROLONGE,           /* 2.2d F-G: unlimbered artillery moves a hex */
+    BA_ATTACH,             /* 3.2b C, 4.2b D: Knox or Pattison attaches an artillery unit (other) */
     BA_COUNT
 };
 enum { BX_COUNTER = 1, BX_OPPORTUNITY = 2 };
 enum { BAF_WING = 1,     /* BA_ACTIVATE: try a Wing Activation (2.4a) */
        BAF_CHARGE = 2,    /* BA_CC: a cavalry Charge (2.3), path[0] its end hex */
-       BAF_HOOK_LEFT = 4 };   /* BA_FORM to BAR_FM_HOOK: bend the left end (else the right) */
+       BAF_HOOK_LEFT = 4, /* BA_FORM to BAR_FM_HOOK: bend the left end (else the right) */
+       BAF_GUNS = 8 };    /* BA_FIRE: with the unit's regimental guns (2.2d E iv), `other` */
 
 /* --- who stands where ------------------------------------------------------ */
 /* A per-call index of the pieces in each hex, built on the caller's stack
@@ -355,10 +378,34 @@ int bar_apply_fire(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_e
                    mk_error *err);
 int bar_fire_strength_of(const bar_state *s, const mk_scenario *sc, int i, mk_hex target,
                          int *column);
-bool bar_opfire_offered(bar_state *s, const mk_scenario *sc, int mover);
+int bar_fire_strength_with(const bar_state *s, const mk_scenario *sc, int i, int guns, mk_hex target, int *column);
+/* Optional rules (mk_bar_ruleset.options; bit i is options[i]). */
+enum { BO_OPFIRE = 1 };   /* "bar.opportunity-fire": Series 12.8 (ours) */
+enum { BOF_ROAD = 1,     /* 2.2d D: artillery against Road Movement */
+       BOF_CLOSE = 2 };  /* Series 12.8: a unit's front hexes entered or a Formation/Facing change there */
+bool bar_opfire_offered(bar_state *s, const mk_scenario *sc, int mover, unsigned kinds);
 int bar_legal_opfire(const bar_state *s, const mk_scenario *sc, mk_action *out, int cap);
 int bar_apply_opfire(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_events *ev);
 void bar_resolve_fire(bar_state *s, const mk_scenario *sc, int i, mk_hex target, bool defensive, mk_events *ev);
+void bar_resolve_fire_with(bar_state *s, const mk_scenario *sc, int i, int guns, mk_hex target, bool defensive,
+                           mk_events *ev);
+
+/* artillery.c: regimental guns (2.2d E), prolonge (2.2d F-G), the
+ * artillery Special Leaders (3.2b C-D, 4.2b D) */
+bool bar_is_rgt_gun(const bar_pinfo *p);
+bool bar_rgt_may_fire(const bar_state *s, const mk_scenario *sc, int g);
+int bar_rgt_guns_with(const bar_state *s, const mk_scenario *sc, int i);
+bool bar_rgt_may_unlimber(const bar_state *s, const mk_scenario *sc, int g);
+bool bar_rgt_spared(const bar_state *s, const mk_scenario *sc, int g);
+bool bar_rgt_with_owner(const bar_state *s, const mk_scenario *sc, int g);
+void bar_rgt_conform(bar_state *s, const mk_scenario *sc);
+int bar_legal_prolonge(const bar_state *s, const mk_scenario *sc, int i, mk_action *out, int n, int cap);
+void bar_apply_prolonge(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_events *ev);
+void bar_battery_note(bar_state *s, const mk_scenario *sc, int i, mk_hex target);
+bool bar_battery_may(const bar_state *s, const mk_scenario *sc, int j);
+int bar_legal_attach(const bar_state *s, const mk_scenario *sc, int lo, int hi, mk_action *out, int n, int cap);
+void bar_apply_attach(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_events *ev);
+int bar_legal_battery(const bar_state *s, const mk_scenario *sc, int lo, int hi, mk_action *out, int n, int cap);
 
 /* melee.c */
 int bar_legal_cc(const bar_state *s, const mk_scenario *sc, const mk_action *want, mk_action *out,

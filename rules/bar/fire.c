@@ -43,8 +43,9 @@ static bool can_fire(const bar_state *s, const mk_scenario *sc, int i)
     const bar_pc *p = &s->pc[i];
     /* the cheap tests first: most pieces are not in the activation */
     return p->hex != MK_NO_HEX && !bar_is_leader(&x->p[i]) && bar_fire_row_now(s, sc, i) >= 0 &&
-           !(p->status & BS_ROUTED) && !(p->flags & BF_FIRED) && bar_max_sps_firing(&x->ch, p->form) > 0 &&
-           bar_piece_active(s, sc, i);
+           !(p->status & BS_ROUTED) && !(p->flags & BF_FIRED) && !(p->more2 & BM2_BATTERY) &&
+           bar_max_sps_firing(&x->ch, p->form) > 0 && bar_piece_active(s, sc, i) &&
+           bar_rgt_may_fire(s, sc, i);   /* Monmouth 2.2d E ii, iv */
 }
 
 /* bar_fire_strength_of, with the caller's index o (or NULL); listing
@@ -114,6 +115,28 @@ int bar_fire_strength_of(const bar_state *s, const mk_scenario *sc, int i, mk_he
     return strength(s, sc, NULL, false, i, target, column);
 }
 
+/* 2.2d E iv: infantry unit i and its regimental guns g at target, one
+ * fire: the two strengths added (the guns' SPs count as zero towards the
+ * infantry's maximum firing), the column of the sum; -1 if either cannot
+ * fire at it. */
+static int combined(const bar_state *s, const mk_scenario *sc, const bar_occ *o, int i, int g, mk_hex target,
+                    int *column)
+{
+    const bar_ext *x = bar_x(sc);
+    int c1, c2;
+    int a = strength(s, sc, o, false, i, target, &c1), b = strength(s, sc, o, false, g, target, &c2);
+    *column = -1;
+    if (a < 0 || b < 0)
+        return -1;
+    *column = bar_fire_column(&x->ch, a + b, bar_fire_defence(&x->ch, x->map.terrain[target], false));
+    return a + b;
+}
+
+int bar_fire_strength_with(const bar_state *s, const mk_scenario *sc, int i, int guns, mk_hex target, int *column)
+{
+    return guns >= 0 ? combined(s, sc, NULL, i, guns, target, column) : strength(s, sc, NULL, false, i, target, column);
+}
+
 int bar_legal_fire(const bar_state *s, const mk_scenario *sc, const mk_action *want, mk_action *out,
                    int n, int cap)
 {
@@ -146,9 +169,16 @@ int bar_legal_fire(const bar_state *s, const mk_scenario *sc, const mk_action *w
             int col;
             if (strength(s, sc, &occ, true, i, h, &col) >= 0 && col >= 0)
                 out[n++] = (mk_action){.type = BA_FIRE, .unit = (int16_t)i, .other = -1, .target = h};
+            /* Monmouth 2.2d E iv: with its regimental guns, one fire */
+            int g = bar_rgt_guns_with(s, sc, i);
+            if (g >= 0 && n < cap && combined(s, sc, &occ, i, g, h, &col) >= 0 && col >= 0)
+                out[n++] = (mk_action){.type = BA_FIRE, .flags = BAF_GUNS, .unit = (int16_t)i, .other = (int16_t)g,
+                                       .target = h};
         }
     }
-    return n;
+    /* 3.2b C-D, 4.2b D: artillery not yet activated fires with a Special
+     * Leader's battery */
+    return bar_legal_battery(s, sc, lo, hi, out, n, cap);
 }
 
 /* The unit of hex h that takes the losses: the most SPs (then the first). */
@@ -157,15 +187,38 @@ static int top_unit(const bar_state *s, const mk_scenario *sc, mk_hex h)
     const bar_ext *x = bar_x(sc);
     int best = -1;
     for (int j = 0; j < s->npieces; j++)
-        if (s->pc[j].hex == h && !bar_is_leader(&x->p[j]) && (best < 0 || s->pc[j].sp > s->pc[best].sp))
+        if (s->pc[j].hex == h && !bar_is_leader(&x->p[j]) && !bar_rgt_spared(s, sc, j) &&   /* 2.2d E vi */
+            (best < 0 || s->pc[j].sp > s->pc[best].sp))
             best = j;
     return best;
 }
 
 int bar_apply_fire(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_events *ev, mk_error *err)
 {
-    s->pc[a->unit].flags |= BF_FIRED | BF_MOVED;
-    bar_resolve_fire(s, sc, a->unit, a->target, false, ev);
+    int i = a->unit, guns = a->flags & BAF_GUNS ? a->other : -1;
+    if (!bar_piece_active(s, sc, i)) {   /* 3.2b C-D, 4.2b D: with the battery */
+        const bar_ext *x = bar_x(sc);
+        s->pc[i].flags |= BF_FIRED;
+        s->pc[i].more2 |= BM2_BATTERY;
+        mk_event *e = bar_ev(ev, "battery_fire", s->bat_leader == x->pc_art[2] ? "Monmouth 4.2b D"
+                                                 : s->bat_leader == x->pc_art[1] ? "Monmouth 3.2b D"
+                                                                                 : "Monmouth 3.2b C");
+        e->unit = (int16_t)i;
+        e->other = s->bat_leader;
+        e->target = a->target;
+        bar_resolve_fire(s, sc, i, a->target, false, ev);
+        return 0;
+    }
+    s->pc[i].flags |= BF_FIRED | BF_MOVED;
+    if (guns >= 0) {
+        s->pc[guns].flags |= BF_FIRED | BF_MOVED;
+        mk_event *e = bar_ev(ev, "combined_fire", "Monmouth 2.2d E iv");
+        e->unit = (int16_t)i;
+        e->other = (int16_t)guns;
+        e->target = a->target;
+    }
+    bar_resolve_fire_with(s, sc, i, guns, a->target, false, ev);
+    bar_battery_note(s, sc, i, a->target);
     (void)err;
     return 0;
 }
@@ -174,9 +227,17 @@ int bar_apply_fire(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_e
  * a Close Combat, with the chart's Defensive Fire special results). */
 void bar_resolve_fire(bar_state *s, const mk_scenario *sc, int i, mk_hex target, bool defensive, mk_events *ev)
 {
+    bar_resolve_fire_with(s, sc, i, -1, target, defensive, ev);
+}
+
+/* The same with infantry unit i's regimental guns (2.2d E iv; -1 none):
+ * one roll on the infantry's table at the column of the added strengths. */
+void bar_resolve_fire_with(bar_state *s, const mk_scenario *sc, int i, int guns, mk_hex target, bool defensive,
+                           mk_events *ev)
+{
     const bar_ext *x = bar_x(sc);
     int col;
-    int str = bar_fire_strength_of(s, sc, i, target, &col);
+    int str = bar_fire_strength_with(s, sc, i, guns, target, &col);
     if (str < 0 || col < 0)
         return;
     bool art = bar_fire_row_artillery(bar_fire_row_now(s, sc, i));
@@ -224,36 +285,84 @@ void bar_resolve_fire(bar_state *s, const mk_scenario *sc, int i, mk_hex target,
     }
 }
 
-/* --- 2.2d D: artillery Opportunity Fire against Road Movement ----------- */
+/* --- Opportunity Fire: 2.2d D against Road Movement; the series' general
+ * Op Fire (Standard 12.8, reconstructed: docs/bar.md) ----------------- */
 
-/* Can reactive artillery piece j fire at mover i now? Unlimbered, not
- * routed, the mover in its range (the chart's; not its minimum, 2.2d D),
- * through its front, in line of sight; once per activation per mover. */
+static bool fired_at(const bar_state *s, int j, int i)
+{
+    for (int k = 0; k < s->nof; k++)
+        if (s->of[k][0] == j && s->of[k][1] == i)
+            return true;
+    return false;
+}
+
+/* General Op Fires into hex h this activation (12.8e: at most two). */
+static int opx_count(const bar_state *s, mk_hex h)
+{
+    int c = 0;
+    for (int k = 0; k < s->nopx; k++)
+        c += s->opx[k] == h;
+    return c;
+}
+
+/* 2.2d D: can reactive artillery piece j fire at mover i on the road?
+ * Unlimbered, not routed, the mover in its range (the chart's; not its
+ * minimum), through its front, in line of sight. */
+static bool may_road(const bar_state *s, const mk_scenario *sc, int j, int i)
+{
+    const bar_ext *x = bar_x(sc);
+    const bar_pc *p = &s->pc[j];
+    int col;
+    return x->p[j].kind == BK_ARTILLERY && p->form == BAR_FM_ARTILLERY &&
+           bar_fire_strength_of(s, sc, j, s->pc[i].hex, &col) >= 0 && col >= 0;
+}
+
+/* Series 12.8 (ours): reactive unit j, next to mover i and facing its hex
+ * (the mover is in its ZOC), fires at it; at most twice into a hex an
+ * activation (12.8e). */
+static bool may_close(const bar_state *s, const mk_scenario *sc, int j, int i)
+{
+    const bar_ext *x = bar_x(sc);
+    const bar_pc *p = &s->pc[j];
+    mk_hex h = s->pc[i].hex;
+    if (mk_hex_distance(&sc->map.grid, p->hex, h) != 1 || bar_max_sps_firing(&x->ch, p->form) <= 0 ||
+        p->form == BAR_FM_SKIRMISH || p->form == BAR_FM_ROAD_COLUMN || opx_count(s, h) >= 2 ||
+        s->nopx >= (int)(sizeof s->opx / sizeof s->opx[0]))
+        return false;
+    int col;
+    return bar_fire_strength_of(s, sc, j, h, &col) >= 0 && col >= 0;
+}
+
+/* Can reactive piece j fire at mover i now (the pending kinds)? Once per
+ * activation per (reactive unit, mover) pair (2.2d D; ours for 12.8). */
 static bool may_opfire(const bar_state *s, const mk_scenario *sc, int j, int i)
 {
     const bar_ext *x = bar_x(sc);
     const bar_pc *p = &s->pc[j];
-    if (p->hex == MK_NO_HEX || x->p[j].kind != BK_ARTILLERY || x->p[j].side == x->p[i].side ||
-        p->form != BAR_FM_ARTILLERY || (p->status & BS_ROUTED) || bar_fire_row_now(s, sc, j) < 0)
+    if (p->hex == MK_NO_HEX || bar_is_leader(&x->p[j]) || x->p[j].side == x->p[i].side ||
+        (p->status & BS_ROUTED) || bar_fire_row_now(s, sc, j) < 0 || (p->flags & BF_ELIM) ||
+        !bar_rgt_may_fire(s, sc, j) ||   /* 2.2d E ii, iv */
+        fired_at(s, j, i))
         return false;
-    for (int k = 0; k < s->nof; k++)
-        if (s->of[k][0] == j && s->of[k][1] == i)
-            return false;
-    int col;
-    return bar_fire_strength_of(s, sc, j, s->pc[i].hex, &col) >= 0 && col >= 0;
+    return ((s->of_kind & BOF_ROAD) && may_road(s, sc, j, i)) || ((s->of_kind & BOF_CLOSE) && may_close(s, sc, j, i));
 }
 
-/* After a Road Movement step of mover: is there artillery to fire? Then
- * the reactive side decides ("Halt", 2.2d D). */
-bool bar_opfire_offered(bar_state *s, const mk_scenario *sc, int mover)
+/* After mover's step (kinds: BOF_ROAD after Road Movement, BOF_CLOSE into
+ * or in an enemy front hex): is there a unit to fire? Then the reactive
+ * side decides ("Halt", 2.2d D). */
+bool bar_opfire_offered(bar_state *s, const mk_scenario *sc, int mover, unsigned kinds)
 {
-    if (s->nof >= 16)
+    if (!(s->opts & BO_OPFIRE))
+        kinds &= ~(unsigned)BOF_CLOSE;   /* the general Op Fire is an optional rule (ours) */
+    if (s->nof >= 16 || !kinds || bar_is_leader(&bar_x(sc)->p[mover]) || s->pc[mover].hex == MK_NO_HEX)
         return false;
+    s->of_kind = (uint8_t)kinds;
     for (int j = 0; j < s->npieces; j++)
         if (may_opfire(s, sc, j, mover)) {
             s->of_unit = (int16_t)mover;
             return true;
         }
+    s->of_kind = 0;
     return false;
 }
 
@@ -276,16 +385,22 @@ int bar_legal_opfire(const bar_state *s, const mk_scenario *sc, mk_action *out, 
 int bar_apply_opfire(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_events *ev)
 {
     int i = s->of_unit;
+    unsigned kinds = s->of_kind;
     s->of_unit = -1;
+    s->of_kind = 0;
     if (a->unit < 0) {
         bar_opcharge_offered(s, sc, i);   /* then the Opportunity Charge (melee.c) */
         return 0;
     }
+    /* a fire 2.2d D allows does not count against 12.8e's limit */
+    bool road = (kinds & BOF_ROAD) && may_road(s, sc, a->unit, i);
+    if (!road)
+        s->opx[s->nopx++] = s->pc[i].hex;
     s->of[s->nof][0] = a->unit;
     s->of[s->nof][1] = (int16_t)i;
     s->nof++;
     bar_pc before = s->pc[i];
-    mk_event *e = bar_ev(ev, "opportunity_fire", "Monmouth 2.2d D");
+    mk_event *e = bar_ev(ev, "opportunity_fire", road ? "Monmouth 2.2d D" : "Series 12.8 (our reading: docs/bar.md)");
     e->unit = a->unit;
     e->other = (int16_t)i;
     bar_resolve_fire(s, sc, a->unit, s->pc[i].hex, false, ev);
@@ -295,7 +410,7 @@ int bar_apply_opfire(bar_state *s, const mk_scenario *sc, const mk_action *a, mk
         bar_opcharge_offered(s, sc, i);
         return 0;
     }
-    if (!bar_opfire_offered(s, sc, i))
+    if (!bar_opfire_offered(s, sc, i, kinds))
         bar_opcharge_offered(s, sc, i);
     return 0;
 }

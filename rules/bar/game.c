@@ -184,6 +184,10 @@ static int prepare(mk_scenario *sc, mk_error *err)
     x->pc_laf = (int16_t)mk_scenario_unit(sc, "LAF/LEE");
     x->pc_ste = (int16_t)mk_scenario_unit(sc, "STE/GW");
     x->org_jc = (int16_t)bar_oob_find_org(&x->oob, BAR_BRITISH, "JC");
+    x->pc_art[0] = (int16_t)mk_scenario_unit(sc, "KNO/GW");     /* 3.2b C */
+    x->pc_art[1] = (int16_t)mk_scenario_unit(sc, "duPM/GRE");   /* 3.2b D */
+    x->pc_art[2] = (int16_t)mk_scenario_unit(sc, "PAT/HC");     /* 4.2b D */
+    x->org_gre = (int16_t)bar_oob_find_org(&x->oob, BAR_AMERICAN, "GRE");
     if (bar_map_parse(&x->map, &sc->map.grid, json_object_get(sc->json, "map"), err))
         return -1;
     x->first_turn = bar_scenario_first_turn(x->scenario);
@@ -211,7 +215,7 @@ static int prepare(mk_scenario *sc, mk_error *err)
         bar_pinfo *p = &x->p[i];
         char path[48];
         snprintf(path, sizeof path, "units[%d]", i);
-        p->unit = p->leader = p->org = -1;
+        p->unit = p->leader = p->org = p->owner = -1;
         p->arrive = -1;
         p->entry = MK_NO_HEX;
         p->entry_mp_half = -1;
@@ -326,6 +330,14 @@ static int prepare(mk_scenario *sc, mk_error *err)
         } else if (sc->units[i].hex == MK_NO_HEX) {
             return fail(err, "%s: %s: neither a hex nor an arrival (\"arrive\", \"entry\")", sc->source, path);
         }
+    }
+    /* 2.2d E: each regimental gun's owning regiment, as a piece */
+    for (int i = 0; i < sc->nunits; i++) {
+        bar_pinfo *p = &x->p[i];
+        int own = p->unit >= 0 ? x->oob.unit[p->unit].owner : -1;
+        for (int j = 0; own >= 0 && j < sc->nunits; j++)
+            if (x->p[j].unit == own)
+                p->owner = (int16_t)j;
     }
     return 0;
 }
@@ -559,7 +571,8 @@ bool bar_piece_active(const bar_state *s, const mk_scenario *sc, int i)
         !bar_alive(s, i))
         return false;
     if (p->org == s->org && (!p->independent || bar_is_leader(p)))
-        return true;
+        return bar_is_leader(p) || p->independent || !(s->pc[i].flags & BF_ACTED) ||
+               (s->pc[i].flags & BF_MOVED);   /* attached elsewhere this turn (3.2b C): not again */
     if (s->pc[i].flags & BF_ACTED)
         return (s->pc[i].flags & BF_MOVED) != 0;   /* acting in this activation */
     if (bar_is_leader(p))
@@ -595,6 +608,8 @@ int bar_do_check(bar_state *s, const mk_scenario *sc, int i, char kind, char let
 {
     const bar_ext *x = bar_x(sc);
     bar_pc *p = &s->pc[i];
+    if (bar_rgt_with_owner(s, sc, i))
+        return BAR_CE_NO_EFFECT;   /* 2.2d E viii: no separate check; they conform */
     unsigned cond = 0;
     cond |= p->status & BS_DISORDERED ? BAR_CC_DISORDERED : 0;
     cond |= p->status & BS_SHAKEN ? BAR_CC_SHAKEN : 0;
@@ -641,6 +656,7 @@ int bar_do_check(bar_state *s, const mk_scenario *sc, int i, char kind, char let
     }
     if (out.leader_loss)
         bar_leader_check(s, sc, p->hex, 0, ev);
+    bar_rgt_conform(s, sc);   /* 2.2d E viii */
     return eff;
 }
 
@@ -683,7 +699,56 @@ void bar_rout_unit(bar_state *s, const mk_scenario *sc, int i, mk_events *ev)
     bar_rout_hexes(s, sc, i, x->se.rout_hexes[bar_mounted(s, sc, i)], false, ev);   /* 4.1b E, 7.4a C */
 }
 
+static void rout_one(bar_state *s, const mk_scenario *sc, int i, int n, bool voluntary, mk_events *ev);
+
+/* Monmouth 2.5b B: artillery in Rout Retreat, for a non-clear hex entered
+ * or hexside crossed: a die, 0 or 1 loses an SP. */
+static void art_rout_loss(bar_state *s, const mk_scenario *sc, int i, mk_events *ev)
+{
+    int die = mk_rng_d10(&s->head.rng);
+    mk_event *e = bar_ev(ev, "roll", "Monmouth 2.5b B");
+    e->purpose = "rout_loss";
+    e->unit = (int16_t)i;
+    e->die = 10;
+    e->value = (int16_t)die;
+    e->passed = die > 1;
+    if (die <= 1)
+        bar_lose_sp(s, sc, i, 1, ev);
+}
+
 void bar_rout_hexes(bar_state *s, const mk_scenario *sc, int i, int n, bool voluntary, mk_events *ev)
+{
+    const bar_ext *x = bar_x(sc);
+    /* 2.2d E viii: a regiment that routs (not voluntarily) takes its
+     * stacked guns along (they conform to its Morale State) */
+    int16_t guns[4];
+    int nguns = 0;
+    for (int g = 0; !voluntary && x->p[i].kind == BK_INFANTRY && g < s->npieces && nguns < 4; g++)
+        if (x->p[g].owner == i && bar_rgt_with_owner(s, sc, g) && !(s->pc[g].status & BS_ROUTED))
+            guns[nguns++] = (int16_t)g;
+    rout_one(s, sc, i, n, voluntary, ev);
+    for (int k = 0; k < nguns; k++) {
+        int g = guns[k];
+        bar_pc *q = &s->pc[g];
+        if (q->form != BAR_FM_ARTILLERY_ROAD_COLUMN || s->pc[i].hex == MK_NO_HEX) {
+            rout_one(s, sc, g, n, false, ev);   /* unlimbered: lost (2.5b A); or on their own */
+            continue;
+        }
+        /* 2.2d E vii: limbered guns "may end its Rout Retreat movement
+         * stacked with its owning infantry unit" (ours: they always do) */
+        bar_ev(ev, "rout", "Monmouth 2.2d E viii")->unit = (int16_t)g;
+        mk_event *e = bar_ev(ev, "rout_retreat", "Monmouth 2.2d E vii");
+        e->unit = (int16_t)g;
+        e->from = q->hex;
+        e->to = s->pc[i].hex;
+        q->status = BS_ROUTED | BS_DISORDERED | BS_SHAKEN;
+        q->more &= (uint8_t)~BM_VOL_ROUT;
+        q->hex = s->pc[i].hex;
+        q->facing = s->pc[i].facing;
+    }
+}
+
+static void rout_one(bar_state *s, const mk_scenario *sc, int i, int n, bool voluntary, mk_events *ev)
 {
     const bar_ext *x = bar_x(sc);
     const mk_grid *g = &sc->map.grid;
@@ -705,6 +770,7 @@ void bar_rout_hexes(bar_state *s, const mk_scenario *sc, int i, int n, bool volu
         bar_lose_sp(s, sc, i, p->sp, ev);
         return;
     }
+    bool art = x->p[i].kind == BK_ARTILLERY, by_road = false;
     for (int k = 0; k < n; k++) {
         mk_hex nb[6], best = MK_NO_HEX;
         int bestv = 1 << 30;
@@ -724,8 +790,26 @@ void bar_rout_hexes(bar_state *s, const mk_scenario *sc, int i, int n, bool volu
             bar_lose_sp(s, sc, i, p->sp, ev);
             return;
         }
+        if (art) {   /* 2.5b B: the hex left (entered and left by road: clear), the hexside crossed */
+            if (k > 0 && x->ch.hex[x->map.terrain[p->hex]].disorder_check && !(by_road && bar_road(&x->map, p->hex, best)))
+                art_rout_loss(s, sc, i, ev);
+            unsigned side_bits = bar_hexside(&x->map, p->hex, best);
+            bool rough = false;
+            for (int b = 0; b < BAR_HS_NTERRAIN && !(side_bits & BAR_HS_BRIDGE); b++)
+                rough |= (side_bits & (1u << b)) && x->ch.side[b].disorder_check;
+            if (rough)
+                art_rout_loss(s, sc, i, ev);
+            if (!bar_alive(s, i))
+                return;
+        }
+        by_road = bar_road(&x->map, p->hex, best) != 0;
         p->facing = (uint8_t)bar_bearing12(g, p->hex, best);
         p->hex = best;
+    }
+    if (art && n > 0 && x->ch.hex[x->map.terrain[p->hex]].disorder_check && !by_road) {
+        art_rout_loss(s, sc, i, ev);   /* 2.5b B: the last hex (entered by road: clear) */
+        if (!bar_alive(s, i))
+            return;
     }
     e = bar_ev(ev, "rout_retreat", "Monmouth 2.5 C");
     e->unit = (int16_t)i;
@@ -763,6 +847,21 @@ void bar_leader_check(bar_state *s, const mk_scenario *sc, mk_hex h, int natural
 
 /* --- the hooks ------------------------------------------------------------- */
 
+/* Optional rules: bit i of the options mask is bar_options[i] (BO_*). */
+static const mk_option bar_options[] = {
+    {"bar.opportunity-fire",
+     "Series 12.8 Opportunity Fire (our reconstruction): a unit fires at an enemy entering, or changing "
+     "formation or facing in, its front hexes; twice a hex an activation"},
+};
+#define BAR_NOPTIONS ((int)(sizeof bar_options / sizeof bar_options[0]))
+
+static int check_options(uint64_t options, mk_error *err)
+{
+    if (options >> BAR_NOPTIONS)
+        return mk_error_set(err, "bad_arg", "unknown Monmouth (BAR) option bit");
+    return 0;
+}
+
 static int init(void *st, const mk_scenario *sc, uint64_t options, uint64_t seed, mk_events *ev,
                 mk_error *err)
 {
@@ -770,6 +869,9 @@ static int init(void *st, const mk_scenario *sc, uint64_t options, uint64_t seed
     const bar_ext *x = bar_x(sc);
     if (!x)
         return mk_error_set(err, "scenario_invalid", "%s: not prepared", sc->source);
+    if (check_options(options, err))
+        return -1;
+    s->opts = (uint8_t)options;
     mk_rng_seed(&s->head.rng, seed);
     s->npieces = (int16_t)sc->nunits;
     s->turn = (int16_t)x->first_turn;
@@ -777,6 +879,7 @@ static int init(void *st, const mk_scenario *sc, uint64_t options, uint64_t seed
     s->rb_unit = -1;
     s->of_unit = -1;
     s->cx_unit = -1;
+    s->bat_leader = -1;
     s->det[0] = s->det[1] = -1;
     for (int i = 0; i < sc->nunits; i++) {
         bar_pc *p = &s->pc[i];
@@ -880,7 +983,7 @@ static int apply(void *st, const mk_scenario *sc, const mk_action *a, mk_events 
     }
     if (!match && a->unit >= 0 && a->unit < s->npieces && a->type != BA_ACTIVATE &&
         a->type != BA_NEXT && a->type != BA_GUARD && a->type != BA_RBCC && a->type != BA_OPFIRE &&
-        a->type != BA_DETACH && a->type != BA_COUNTERCHARGE && a->type != BA_OPCHARGE &&
+        a->type != BA_DETACH && a->type != BA_COUNTERCHARGE && a->type != BA_OPCHARGE && a->type != BA_ATTACH &&
         !bar_piece_active(s, sc, a->unit))
         return mk_error_set(err, "illegal_action", "%s does not take part in this activation (Monmouth 2.4a)",
                             bar_pid(sc, a->unit));
@@ -929,11 +1032,14 @@ static int apply(void *st, const mk_scenario *sc, const mk_action *a, mk_events 
         rc = bar_apply_move(s, sc, a, ev, err);
     if (rc == 0) {
         s->head.actions++;
+        bar_rgt_conform(s, sc);   /* 2.2d E viii (a Close Combat's retreat, a rally) */
         /* an Independent or a higher leader acts once a turn, in the first
          * activation it takes part in (bar_piece_active) */
         const bar_pinfo *p = a->unit >= 0 ? &bar_x(sc)->p[a->unit] : NULL;
+        /* (a battery's fire, 3.2b C, is not an activation of its unit) */
         if (p && a->type != BA_COUNTERCHARGE && a->type != BA_OPCHARGE &&   /* (the reactive side's) */
-            (p->independent || (bar_is_leader(p) && p->role != BAR_LR_COMMAND)))
+            (p->independent || (bar_is_leader(p) && p->role != BAR_LR_COMMAND)) &&
+            !(a->type == BA_FIRE && (s->pc[a->unit].more2 & BM2_BATTERY)))
             s->pc[a->unit].flags |= BF_ACTED | BF_MOVED;
     }
     return rc;
@@ -1112,7 +1218,8 @@ static json_t *state_json(const void *st, const mk_scenario *sc)
 static const char *const type_names[BA_COUNT] = {"",     "activate", "next", "move",  "face",  "form",
                                                  "enter", "fire", "close_combat", "snipe", "rout", "exit", "guard",
                                                  "retreat_before_close_combat", "opportunity_fire", "detach",
-                                                 "countercharge", "opportunity_charge", "mount"};
+                                                 "countercharge", "opportunity_charge", "mount", "prolonge",
+                                                 "attach"};
 
 static json_t *action_json(const void *st, const mk_scenario *sc, const mk_action *a)
 {
@@ -1143,9 +1250,14 @@ static json_t *action_json(const void *st, const mk_scenario *sc, const mk_actio
         break;
     case BA_MOVE:
     case BA_ENTER:
+    case BA_PROLONGE:
         json_object_set_new(o, "unit", json_string(bar_pid(sc, a->unit)));
         json_object_set_new(o, "path", json_pack("[o]", hex_json(sc, a->path[0])));
-        if (t == BA_ENTER)
+        if (t == BA_PROLONGE)
+            snprintf(text, sizeof text, "%s prolonges %s-%s, unlimbered (%g MP; Monmouth 2.2d F)",
+                     bar_pid(sc, a->unit), mk_hex_label(g, s->pc[a->unit].hex, lb), mk_hex_label(g, a->path[0], lb2),
+                     a->cost / 2.0);
+        else if (t == BA_ENTER)
             snprintf(text, sizeof text, "Enter %s at %s", bar_pid(sc, a->unit), mk_hex_label(g, a->path[0], lb));
         else
             snprintf(text, sizeof text, "Move %s %s-%s (%g MP)", bar_pid(sc, a->unit),
@@ -1175,11 +1287,17 @@ static json_t *action_json(const void *st, const mk_scenario *sc, const mk_actio
         json_object_set_new(o, "unit", json_string(bar_pid(sc, a->unit)));
         json_object_set_new(o, "target", hex_json(sc, a->target));
         if (t == BA_FIRE) {
-            int col = -1;
-            int str = bar_fire_strength_of(s, sc, a->unit, a->target, &col);
-            snprintf(text, sizeof text, "%s fires at %s: strength %.2f, column %s", bar_pid(sc, a->unit),
+            int col = -1, guns = a->flags & BAF_GUNS ? a->other : -1;
+            int str = bar_fire_strength_with(s, sc, a->unit, guns, a->target, &col);
+            if (guns >= 0)
+                json_object_set_new(o, "with_guns", json_true());
+            snprintf(text, sizeof text, "%s%s%s fires at %s: strength %.2f, column %s%s", bar_pid(sc, a->unit),
+                     guns >= 0 ? " with " : "", guns >= 0 ? bar_pid(sc, guns) : "",
                      mk_hex_label(g, a->target, lb), str / 100.0,
-                     col >= 0 ? x->ch.fire.col[col].name : "below the table");
+                     col >= 0 ? x->ch.fire.col[col].name : "below the table",
+                     guns >= 0 ? " (Monmouth 2.2d E iv)"
+                     : bar_piece_active(s, sc, a->unit) ? ""
+                     : " (with the battery, Monmouth 3.2b C-D, 4.2b D)");
         } else if (a->flags & BAF_CHARGE) {
             json_object_set_new(o, "charge", json_true());
             json_object_set_new(o, "path", json_pack("[o]", hex_json(sc, a->path[0])));
@@ -1189,6 +1307,12 @@ static json_t *action_json(const void *st, const mk_scenario *sc, const mk_actio
             snprintf(text, sizeof text, "%s attacks %s in Close Combat", bar_pid(sc, a->unit),
                      mk_hex_label(g, a->target, lb));
         }
+        break;
+    case BA_ATTACH:
+        json_object_set_new(o, "unit", json_string(bar_pid(sc, a->unit)));
+        json_object_set_new(o, "leader", json_string(bar_pid(sc, a->other)));
+        snprintf(text, sizeof text, "%s attaches %s to this Command for the turn (Monmouth %s, Standard 6.4)",
+                 bar_pid(sc, a->other), bar_pid(sc, a->unit), x->p[a->other].side == BAR_AMERICAN ? "3.2b C" : "4.2b D");
         break;
     case BA_SNIPE:
         json_object_set_new(o, "unit", json_string(bar_pid(sc, a->unit)));
@@ -1215,8 +1339,13 @@ static json_t *action_json(const void *st, const mk_scenario *sc, const mk_actio
     case BA_OPFIRE:
         if (a->unit >= 0) {
             json_object_set_new(o, "unit", json_string(bar_pid(sc, a->unit)));
-            snprintf(text, sizeof text, "Halt! %s fires at %s on the road (Monmouth 2.2d D)", bar_pid(sc, a->unit),
-                     bar_pid(sc, a->other));
+            if ((s->of_kind & BOF_ROAD) && bar_x(sc)->p[a->unit].kind == BK_ARTILLERY &&
+                s->pc[a->unit].form == BAR_FM_ARTILLERY)
+                snprintf(text, sizeof text, "Halt! %s fires at %s on the road (Monmouth 2.2d D)",
+                         bar_pid(sc, a->unit), bar_pid(sc, a->other));
+            else
+                snprintf(text, sizeof text, "%s makes Opportunity Fire at %s (Series 12.8, our reading)",
+                         bar_pid(sc, a->unit), bar_pid(sc, a->other));
         } else {
             json_object_set_new(o, "unit", json_null());
             snprintf(text, sizeof text, "Let %s march on (no Opportunity Fire)", bar_pid(sc, a->other));
@@ -1256,7 +1385,11 @@ static json_t *action_json(const void *st, const mk_scenario *sc, const mk_actio
         break;
     case BA_ROUT:
         json_object_set_new(o, "unit", json_string(bar_pid(sc, a->unit)));
-        snprintf(text, sizeof text, "%s routs voluntarily, up to 8 hexes (Monmouth 2.5 B)", bar_pid(sc, a->unit));
+        if (s->pc[a->unit].form == BAR_FM_ARTILLERY)
+            snprintf(text, sizeof text, "%s limbers and routs voluntarily, up to 4 hexes (Monmouth 2.5b C)",
+                     bar_pid(sc, a->unit));
+        else
+            snprintf(text, sizeof text, "%s routs voluntarily, up to 8 hexes (Monmouth 2.5 B)", bar_pid(sc, a->unit));
         break;
     default:
         break;
@@ -1279,22 +1412,22 @@ static int action_parse(const void *st, const mk_scenario *sc, json_t *obj, mk_a
             t = k;
     if (t < 0)
         return mk_error_set(err, "bad_arg", "action.type: one of activate, next, move, face, form, rout, snipe, exit, guard, "
-                                            "enter, fire, close_combat, retreat_before_close_combat, opportunity_fire, "
-                                            "detach, countercharge, opportunity_charge, mount");
+                                            "enter, prolonge, fire, close_combat, retreat_before_close_combat, "
+                                            "opportunity_fire, detach, countercharge, opportunity_charge, mount, attach");
     out->type = (uint8_t)t;
     const char *key;
     json_t *v;
     json_object_foreach(obj, key, v) {
         static const char *const ok[] = {"type", "text", "cost", "unit", "path", "target", "facing",
                                          "formation", "command", "wing", "leader", "charge", "retreat",
-                                         "off_map", "hook", "mounted", NULL};
+                                         "off_map", "hook", "mounted", "with_guns", NULL};
         bool known = false;
         for (int k = 0; ok[k]; k++)
             known |= !strcmp(ok[k], key);
         if (!known)
             return mk_error_set(err, "bad_arg", "action.%s: unknown field", key);
         if ((!strcmp(key, "wing") || !strcmp(key, "charge") || !strcmp(key, "off_map") || !strcmp(key, "retreat") ||
-             !strcmp(key, "mounted")) &&
+             !strcmp(key, "mounted") || !strcmp(key, "with_guns")) &&
             !json_is_boolean(v))
             return mk_error_set(err, "bad_arg", "action.%s: true or false", key);
     }
@@ -1349,7 +1482,7 @@ static int action_parse(const void *st, const mk_scenario *sc, json_t *obj, mk_a
         return mk_error_set(err, "bad_arg", "action.unit: no unit '%s'", u ? u : "(missing)");
     out->unit = (int16_t)i;
     char e2[120];
-    if (t == BA_MOVE || t == BA_ENTER) {
+    if (t == BA_MOVE || t == BA_ENTER || t == BA_PROLONGE) {
         json_t *p = json_object_get(obj, "path");
         mk_hex h;
         if (json_array_size(p) != 1 || !json_is_string(json_array_get(p, 0)))
@@ -1361,7 +1494,7 @@ static int action_parse(const void *st, const mk_scenario *sc, json_t *obj, mk_a
     } else if (t == BA_ROUT || t == BA_EXIT || t == BA_GUARD || t == BA_DETACH) {
         out->flags = t == BA_EXIT && json_is_true(json_object_get(obj, "off_map"));
         return 0;
-    } else if (t == BA_SNIPE) {
+    } else if (t == BA_SNIPE || t == BA_ATTACH) {
         const char *l = json_string_value(json_object_get(obj, "leader"));
         int li = l ? mk_scenario_unit(sc, l) : -1;
         if (li < 0)
@@ -1410,6 +1543,11 @@ static int action_parse(const void *st, const mk_scenario *sc, json_t *obj, mk_a
             out->npath = 1;
             out->path[0] = bar_charge_end(s, sc, i, h);
         }
+        if (t == BA_FIRE && json_is_true(json_object_get(obj, "with_guns"))) {
+            /* 2.2d E iv: the unit's regimental guns follow from the position */
+            out->flags = BAF_GUNS;
+            out->other = (int16_t)bar_rgt_guns_with(s, sc, i);
+        }
     }
     return 0;
 }
@@ -1422,8 +1560,9 @@ const mk_ruleset mk_bar_ruleset = {
     .nterrains = BAR_NTERRAIN,
     .kinds = bar_kind_names,
     .nkinds = BK_COUNT,
-    .options = NULL,
-    .noptions = 0,
+    .options = bar_options,
+    .noptions = BAR_NOPTIONS,
+    .check_options = check_options,
     .check_scenario = check_scenario,
     .prepare = prepare,
     .release = release,

@@ -11,8 +11,9 @@
  *
  * Ours (docs/bar.md): Line and General Order move only into their front
  * hexes and keep their facing; other formations and leaders move any way
- * and turn to face the hex entered; Square and unlimbered artillery do not
- * move (prolonge, 2.2d F, is not built); a move is one hex an action. */
+ * and turn to face the hex entered; Square does not move; unlimbered
+ * artillery only prolonges (2.2d F-G, `prolonge`); a move is one hex an
+ * action. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -52,24 +53,44 @@ static bool cavalry_in(const bar_occ *o, const mk_scenario *sc, mk_hex h, int ex
     return false;
 }
 
-/* bar_stack_limit, and in *sp bar_stack_sp(h, -1), of hex h from the index. */
+/* Monmouth 2.2d E iii: limbered regimental guns (piece j, in formation
+ * form) stacked with their owning regiment in Road, March or Attack Column
+ * count as zero SPs for stacking (ours: their formation's limit does not
+ * apply either). */
+static bool rgt_zero(const bar_state *s, const mk_scenario *sc, int j, mk_hex h, int form)
+{
+    const bar_ext *x = bar_x(sc);
+    int o = x->p[j].owner;
+    if (o < 0 || form != BAR_FM_ARTILLERY_ROAD_COLUMN || s->pc[o].hex != h || !bar_alive(s, o))
+        return false;
+    int f = s->pc[o].form;
+    return f == BAR_FM_ROAD_COLUMN || f == BAR_FM_MARCH_COLUMN || f == BAR_FM_ATTACK_COLUMN;
+}
+
+/* The SPs over the stacking limit of hex h with the units there but piece
+ * `except` (-1 none), and extra SPs in extra_form added; in *sp the SPs of
+ * the others there. */
 static int stack_over(const bar_state *s, const bar_occ *o, const mk_scenario *sc, mk_hex h, int extra,
-                      int extra_form, int *sp)
+                      int extra_form, int except, int *sp)
 {
     const bar_ext *x = bar_x(sc);
     int total = extra, limit = extra_form >= 0 ? x->ch.stacking[extra_form] : 99;
     *sp = 0;
     for (int i = bar_occ_first(o, h); i >= 0; i = o->next[i]) {
-        if (bar_is_leader(&x->p[i]))
+        if (i == except || bar_is_leader(&x->p[i]))
+            continue;
+        *sp += s->pc[i].sp;
+        if (rgt_zero(s, sc, i, h, s->pc[i].form))
             continue;
         total += s->pc[i].sp;
-        *sp += s->pc[i].sp;
         if (x->ch.stacking[s->pc[i].form] < limit)
             limit = x->ch.stacking[s->pc[i].form];
     }
     return total - limit;
 }
 
+/* Does piece i fit in hex h in formation form? (Its own present formation
+ * sets no limit: a unit changing formation is counted in the new one.) */
 static bool fits(const bar_state *s, const bar_occ *o, const mk_scenario *sc, int i, mk_hex h, int form)
 {
     const bar_ext *x = bar_x(sc);
@@ -77,8 +98,9 @@ static bool fits(const bar_state *s, const bar_occ *o, const mk_scenario *sc, in
         return true;
     if (x->p[i].kind == BK_CAVALRY && cavalry_in(o, sc, h, i))
         return false;   /* Monmouth 2.3: one cavalry unit a hex */
-    int mine = s->pc[i].hex == h ? s->pc[i].sp : 0, here;
-    return stack_over(s, o, sc, h, s->pc[i].sp - mine, form, &here) <= 0 || here == mine;
+    int others;
+    bool zero = rgt_zero(s, sc, i, h, form);
+    return stack_over(s, o, sc, h, zero ? 0 : s->pc[i].sp, zero ? -1 : form, i, &others) <= 0 || others == 0;
 }
 
 /* The hexside between a and its neighbour b in direction d (bar_hexside
@@ -269,6 +291,52 @@ static int add(mk_action *out, int n, int cap, mk_action a)
     return n;
 }
 
+/* Monmouth 2.2d F-G, prolonge (Standard 11.6, which we do not have: our
+ * reconstruction, docs/bar.md): an unlimbered artillery unit moves a hex,
+ * unlimbered and keeping its facing, paying the hex's artillery cost (not
+ * where that is prohibited or all its MPs); 1 hex an activation,
+ * regimental guns 2; not into or across what the Terrain Effects Chart
+ * marks "No Prolonge" (grade 5.2b, woods 5.2d, regular slope 5.3d; marsh
+ * and lake bar artillery anyway), nor out of a woods hex (5.2d: "may not
+ * prolonge in a woods hex"). */
+static int prolonge(const bar_state *s, const bar_occ *o, const mk_scenario *sc, int i, mk_action *out, int n,
+                    int cap)
+{
+    const bar_ext *x = bar_x(sc);
+    const bar_pc *p = &s->pc[i];
+    bool rgt = bar_is_rgt_gun(&x->p[i]);
+    if (p->mp <= 0 || (p->status & BS_ROUTED) || !bar_piece_active(s, sc, i) || nj_holds(s, sc, i) ||
+        (p->more2 & BM2_PRO2) || ((p->more2 & BM2_PRO1) && !rgt))
+        return n;
+    mk_hex from = p->hex;
+    if (x->ch.hex[x->map.terrain[from]].no_prolonge && x->map.terrain[from] != BAR_T_GRADE)
+        return n;   /* "in a woods hex" (5.2d); grade bars only entering (5.2b) */
+    for (int d = 0; d < 6; d++) {
+        mk_hex to = x->nb[from][d];
+        if (to == MK_NO_HEX || enemy_in(o, sc, to, x->p[i].side) || west_limit(x, &sc->map.grid, to) ||
+            x->ch.hex[x->map.terrain[to]].no_prolonge)
+            continue;
+        unsigned side = side_toward(&x->map, from, to, d);
+        bool barred = false;
+        for (int b = 0; b < BAR_HS_NTERRAIN; b++)
+            barred |= (side & (1u << b)) && x->ch.side[b].no_prolonge;
+        int road, c = barred ? BAR_COST_PROHIBITED : cost_across(s, sc, i, to, side, &road);
+        if (c < 0 || c > p->mp || !fits(s, o, sc, i, to, p->form))
+            continue;
+        n = add(out, n, cap, (mk_action){.type = BA_PROLONGE, .cost = (uint8_t)c, .npath = 1, .unit = (int16_t)i,
+                                         .other = -1, .target = -1, .path = {to}});
+    }
+    return n;
+}
+
+/* Half MPs to limber or unlimber artillery piece i (2.2d E i: regimental
+ * guns 1 MP; at least 1/2 MP). */
+static int limber_cost(const bar_ext *x, int i)
+{
+    int c = bar_is_rgt_gun(&x->p[i]) ? 2 : x->se.limber_half;
+    return c < 1 ? 1 : c;
+}
+
 int bar_legal_move(const bar_state *s, const mk_scenario *sc, const mk_action *want, mk_action *out,
                    int n, int cap)
 {
@@ -312,6 +380,8 @@ int bar_legal_move(const bar_state *s, const mk_scenario *sc, const mk_action *w
                                                      .other = -1, .target = -1, .path = {h}});
             continue;
         }
+        if (pi->kind == BK_ARTILLERY && p->form == BAR_FM_ARTILLERY)
+            n = prolonge(s, o, sc, i, out, n, cap);   /* 2.2d F */
         if (!can_move(s, sc, i))
             continue;
         bool line = !bar_is_leader(pi) && (p->form == BAR_FM_LINE || p->form == BAR_FM_GENERAL_ORDER);
@@ -352,12 +422,14 @@ int bar_legal_move(const bar_state *s, const mk_scenario *sc, const mk_action *w
         }
     }
     /* 2.5 B: Voluntary Rout during the Movement Segment (American units not
-     * before 3.4a allows); limbered artillery too (2.5 A) */
+     * before 3.4a allows); limbered artillery too (2.5b A); unlimbered
+     * artillery by limbering first, for the limbering's MPs (2.5b C) */
     bool vol = s->side == BAR_BRITISH || bar_american_vol_rout_allowed(x->scenario, s->turn, s->british_1020);
     for (int i = lo; vol && i < hi; i++) {
         const bar_pc *p = &s->pc[i];
         if (p->hex == MK_NO_HEX || bar_is_leader(&x->p[i]) || !bar_piece_active(s, sc, i) ||
-            (p->status & BS_ROUTED) || (p->flags & BF_MOVED) || p->form == BAR_FM_ARTILLERY || nj_holds(s, sc, i))
+            (p->status & BS_ROUTED) || (p->flags & BF_MOVED) || nj_holds(s, sc, i) ||
+            (p->form == BAR_FM_ARTILLERY && limber_cost(x, i) > p->mp))
             continue;
         n = add(out, n, cap, (mk_action){.type = BA_ROUT, .unit = (int16_t)i, .other = -1, .target = -1});
     }
@@ -395,13 +467,16 @@ int bar_legal_move(const bar_state *s, const mk_scenario *sc, const mk_action *w
                                              .target = -1});
         }
     }
+    /* 3.2b C, 4.2b D: Knox or Pattison attaches an artillery unit */
+    n = bar_legal_attach(s, sc, lo, hi, out, n, cap);
     /* formation changes (also for units that cannot move: Square, unlimbered guns) */
     for (int i = lo; i < hi; i++) {
         const bar_pc *p = &s->pc[i];
         const bar_pinfo *pi = &x->p[i];
         /* (a change costs at least 1/2 MP: no MPs, no change) */
         if (p->hex == MK_NO_HEX || p->mp <= 0 || bar_is_leader(pi) || bar_charges(s, sc, i) ||
-            !bar_piece_active(s, sc, i) || (p->status & BS_ROUTED) || limited(s, x, i))
+            !bar_piece_active(s, sc, i) || (p->status & BS_ROUTED) || limited(s, x, i) ||
+            (p->more2 & BM2_PRO1))   /* 2.2d F: no Formation change after a prolonge (Standard 9.5) */
             continue;   /* (mounted cavalry keeps its formation; dismounted cavalry takes infantry's, 7.4a C) */
         static const int inf[] = {BAR_FM_LINE,          BAR_FM_ATTACK_COLUMN, BAR_FM_MARCH_COLUMN,
                                   BAR_FM_ROAD_COLUMN,   BAR_FM_GENERAL_ORDER, BAR_FM_SQUARE,
@@ -409,7 +484,7 @@ int bar_legal_move(const bar_state *s, const mk_scenario *sc, const mk_action *w
         static const int art[] = {BAR_FM_ARTILLERY, BAR_FM_ARTILLERY_ROAD_COLUMN};
         const int *list = pi->kind == BK_ARTILLERY ? art : inf;
         int nl = pi->kind == BK_ARTILLERY ? 2 : 7;
-        int c = pi->kind == BK_ARTILLERY ? x->se.limber_half : x->se.form_half;
+        int c = pi->kind == BK_ARTILLERY ? limber_cost(x, i) : x->se.form_half;
         if (c < 1)
             c = 1;
         /* Our Hook (Monmouth 2.1a, 7.1a B; docs/bar.md "Hook"): infantry in
@@ -435,6 +510,8 @@ int bar_legal_move(const bar_state *s, const mk_scenario *sc, const mk_action *w
                 (f == BAR_FM_SQUARE && bar_mounted(s, sc, i)) ||
                 !fits(s, o, sc, i, p->hex, f))
                 continue;   /* 4.1b E: the Mounted Jaegers skirmish only dismounted */
+            if (f == BAR_FM_ARTILLERY && !bar_rgt_may_unlimber(s, sc, i))
+                continue;   /* 2.2d E ii: only in the owning regiment's hex */
             n = add(out, n, cap, (mk_action){.type = BA_FORM, .cost = (uint8_t)c, .unit = (int16_t)i,
                                              .other = -1, .target = (int16_t)f});
         }
@@ -497,7 +574,16 @@ int bar_apply_move(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_e
         return 0;
     }
     case BA_ROUT:
-        bar_rout_hexes(s, sc, i, 8, true, ev);   /* 2.5 B: up to 8 hexes */
+        if (p->form == BAR_FM_ARTILLERY) {   /* 2.5b C: limber, then up to 4 (not 8) hexes */
+            p->form = BAR_FM_ARTILLERY_ROAD_COLUMN;
+            p->mp = (int8_t)(p->mp - limber_cost(x, i));
+            mk_event *e = bar_ev(ev, "formation", "Monmouth 2.5b C");
+            e->unit = (int16_t)i;
+            e->text = bar_formation_name(p->form);
+            bar_rout_hexes(s, sc, i, 4, true, ev);
+        } else {
+            bar_rout_hexes(s, sc, i, 8, true, ev);   /* 2.5 B: up to 8 hexes */
+        }
         p->mp = 0;
         return 0;
     case BA_ENTER: {
@@ -518,6 +604,8 @@ int bar_apply_move(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_e
         p->facing = (uint8_t)a->target;
         p->mp = (int8_t)(p->mp - a->cost);
         p->flags &= (uint8_t)~BF_FULL;
+        if (bar_in_ezoc(s, sc, x->p[i].side, p->hex))
+            bar_opfire_offered(s, sc, i, BOF_CLOSE);   /* Series 12.8 (ours): a Facing change in an EZOC */
         return 0;
     case BA_MOUNT: {
         /* 4.1b E, 7.4a C: all its MPs; 7.4a C: no Heat check for them (they
@@ -536,6 +624,28 @@ int bar_apply_move(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_e
         e->text = bar_formation_name(p->form);
         return 0;
     }
+    case BA_ATTACH:
+        bar_apply_attach(s, sc, a, ev);
+        return 0;
+    case BA_PROLONGE: {   /* 2.2d F: unlimbered, the facing kept */
+        mk_event *e = bar_ev(ev, "prolonge", "Monmouth 2.2d F-G");
+        e->unit = (int16_t)i;
+        e->from = p->hex;
+        e->to = a->path[0];
+        e->points = (int16_t)a->cost;
+        p->hex = a->path[0];
+        p->mp = (int8_t)(p->mp - a->cost);
+        p->spent = (int8_t)(p->spent + a->cost);
+        p->flags &= (uint8_t)~BF_FULL;
+        p->more |= BM_OFF_ROAD;
+        p->more2 |= (uint8_t)(p->more2 & BM2_PRO1 ? BM2_PRO2 : BM2_PRO1);
+        if (bar_in_ezoc(s, sc, x->p[i].side, p->hex)) {
+            p->mp = 0;   /* an enemy's front hex: movement ends */
+            bar_ev(ev, "zoc", "Series ZOC (our reading: docs/bar.md)")->unit = (int16_t)i;
+            bar_opfire_offered(s, sc, i, BOF_CLOSE);   /* Series 12.8 (ours) */
+        }
+        return 0;
+    }
     case BA_FORM: {
         p->form = (uint8_t)a->target;
         p->more2 &= (uint8_t)~BM2_HOOK_LEFT;
@@ -548,6 +658,10 @@ int bar_apply_move(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_e
         e->text = a->target != BAR_FM_HOOK ? bar_formation_name(p->form)
                   : a->flags & BAF_HOOK_LEFT ? "hook (left end bent)"
                                              : "hook (right end bent)";
+        /* 2.5b C: "the Formation Change precipitates Opportunity Fire as
+         * normal" in an EZOC (Series 12.8, ours) */
+        if (bar_in_ezoc(s, sc, x->p[i].side, p->hex))
+            bar_opfire_offered(s, sc, i, BOF_CLOSE);
         return 0;
     }
     default:
@@ -587,15 +701,17 @@ int bar_apply_move(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_e
                 bar_do_check(s, sc, i, 'D', 'A', 0, "Monmouth 4.1a B (Hessian Grenadiere)", ev);
     if (p->hex == MK_NO_HEX)
         return 0;
-    if (bar_in_ezoc(s, sc, x->p[i].side, to)) {
+    bool zoc = bar_in_ezoc(s, sc, x->p[i].side, to);
+    if (zoc) {
         p->mp = 0;   /* an enemy's front hex: movement ends */
         mk_event *z = bar_ev(ev, "zoc", "Series ZOC (our reading: docs/bar.md)");
         z->unit = (int16_t)i;
     }
-    /* 2.2d D: Road Movement into a hex the enemy's artillery may fire at */
-    if (bar_road(&x->map, from, to) &&
-        (p->form == BAR_FM_ROAD_COLUMN || p->form == BAR_FM_ARTILLERY_ROAD_COLUMN))
-        bar_opfire_offered(s, sc, i);
+    /* 2.2d D: Road Movement into a hex the enemy's artillery may fire at;
+     * Series 12.8 (ours): into an enemy's front hex */
+    bool road_move = bar_road(&x->map, from, to) &&
+                     (p->form == BAR_FM_ROAD_COLUMN || p->form == BAR_FM_ARTILLERY_ROAD_COLUMN);
+    bar_opfire_offered(s, sc, i, (road_move ? BOF_ROAD : 0u) | (zoc ? BOF_CLOSE : 0u));
     if (x->p[i].side == BAR_AMERICAN && !s->limits_off) {   /* 7.1a: the limits end */
         mk_hex nb[6];
         mk_hex_neighbors(g, to, nb);

@@ -153,6 +153,7 @@ static void set_activation_mp(bar_state *s, const mk_scenario *sc)
         p->road = 0;
         p->spent = 0;
         p->more &= (uint8_t)~BM_OFF_ROAD;
+        p->more2 &= (uint8_t)~(BM2_PRO1 | BM2_PRO2);
         if (!bar_piece_active(s, sc, i))
             continue;
         const bar_pinfo *pi = &x->p[i];
@@ -245,6 +246,7 @@ int bar_apply_activate(bar_state *s, const mk_scenario *sc, const mk_action *a, 
     int army = bar_army_leader(s, side);
     s->nsnipe = 0;
     s->nof = 0;
+    s->nopx = 0;
     if (a->flags & BAF_WING) {   /* 2.4a: a Wing Activation is two Commands */
         int die = mk_rng_d10(&s->head.rng);
         mk_event *w = bar_ev(ev, "roll", "Monmouth 2.4a (WAN 3.2a B, 4.2a B)");
@@ -331,8 +333,8 @@ static void rally_phase(bar_state *s, const mk_scenario *sc, mk_events *ev)
     const bar_ext *x = bar_x(sc);
     for (int i = 0; i < s->npieces; i++) {
         bar_pc *p = &s->pc[i];
-        if (p->hex == MK_NO_HEX || bar_is_leader(&x->p[i]) || !p->status)
-            continue;
+        if (p->hex == MK_NO_HEX || bar_is_leader(&x->p[i]) || !p->status || bar_rgt_with_owner(s, sc, i))
+            continue;   /* (2.2d E viii: stacked guns conform, below) */
         mk_hex nb[6];
         mk_hex_neighbors(&sc->map.grid, p->hex, nb);
         bool near = false;
@@ -362,6 +364,7 @@ static void rally_phase(bar_state *s, const mk_scenario *sc, mk_events *ev)
                 p->status &= (uint8_t)~BS_SHAKEN;
         }
     }
+    bar_rgt_conform(s, sc);   /* 2.2d E viii */
 }
 
 /* Wounded leaders come back (6.6e) with a unit of their Command, or any
@@ -432,8 +435,10 @@ int bar_turn_init(bar_state *s, const mk_scenario *sc, mk_events *ev)
     s->acted[0] = s->acted[1] = 0;
     s->marker = 0;
     s->bonus = 0;
-    for (int i = 0; i < s->npieces; i++)
+    for (int i = 0; i < s->npieces; i++) {
         s->pc[i].flags &= (uint8_t)~BF_ACTED;
+        s->pc[i].more2 &= (uint8_t)~BM2_BATTERY;   /* 3.2b C: "in the current turn" */
+    }
     bar_raids(s, sc, ev);   /* 7.4a F ii: before any other activity */
     if (bar_x(sc)->sw_relief_turn == s->turn)
         for (int side = 0; side < 2; side++) {   /* 7.4a D: -5, not below 0 */
@@ -505,7 +510,9 @@ void bar_end_activation(bar_state *s, const mk_scenario *sc, mk_events *ev)
     for (int i = 0; i < s->npieces; i++) {
         s->pc[i].mp = 0;
         s->pc[i].flags &= (uint8_t)~(BF_FIRED | BF_CC | BF_OOC | BF_MOVED | BF_FULL);
+        s->pc[i].more2 &= (uint8_t)~(BM2_PRO1 | BM2_PRO2);
     }
+    s->bat_leader = -1;
     s->phase = BP_ACTIVATE;
     bool more = side_can_activate(s, sc, 0) || side_can_activate(s, sc, 1);
     bool end = !more;
