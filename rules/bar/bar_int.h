@@ -143,6 +143,9 @@ enum {
     BM_EXITED = 1 << 2,    /* left the map (7.1a A, 7.2d B, 7.3d C, 7.4d C) */
     BM_GUARD = 1 << 3,     /* the baggage train guard (7.4a F i) */
     BM_OFFMAP = 1 << 4,    /* off the map by W0114/W0124 (3.4c), back from turn `back` */
+    BM_CAPTURED = 1 << 5,  /* a Command Leader: an asterisked Initiative special result was applied to
+                            * him this turn (Monmouth 6.2, the 'CAPTURED' marker of 6.2c-f) */
+    BM_NO_MP = 1 << 6,     /* 2.8 E: failed a Heat check Shaken/Disordered: no MPs next activation */
 };
 
 /* Phases. */
@@ -189,18 +192,41 @@ typedef struct bar_state {
     int16_t of_unit;       /* -1: none */
     int8_t nof;            /* (artillery, mover) pairs that fired this activation */
     int16_t of[16][2];
+    /* Monmouth 6.2: an Initiative special result waiting for its player's
+     * choice (BAR_INI_*, -1 none; in BP_ACTIVATE, the side rolling is
+     * `side`), the special segment in progress (BSR_*: the free Fire or
+     * Close Combat of 6.2d, the free Movement Segment of 6.2f), the turn's
+     * BST_* flags, and the Army Leader's Command Rating used this hour
+     * (6.2a A) */
+    int8_t sr;
+    int8_t sr_mode;
+    uint8_t sr_turn;
+    int8_t cr_used[2];
     int8_t winner;         /* when over */
     int8_t level;          /* bar_level */
     bar_pc pc[BAR_MAX_PIECES];
 } bar_state;
 
+/* bar_state.sr_mode: a special segment (6.2d, 6.2f); 0: a plain activation. */
+enum { BSR_NONE, BSR_FIRE, BSR_CLOSE, BSR_MOVE };
+/* bar_state.sr_turn */
+enum { BST_ARMY_MORALE = 1 << 0,   /* 6.2a B: the '00' check was made this turn */
+       BST_LAPSE = 1 << 1 };       /* 6.2b: BST_LAPSE << side: that Army Leader's LOC has lapsed */
+/* bar_state.in_command: 0 Out of Command, 1 In Command, BIC_LIMITED: 6.2c's
+ * Command that passed one of its two rolls (half MPs, no Close Combat, no
+ * Independents) */
+enum { BIC_LIMITED = 2 };
+
 /* Action types. */
 enum {
     BA_NONE, BA_ACTIVATE, BA_NEXT, BA_MOVE, BA_FACE, BA_FORM, BA_ENTER, BA_FIRE, BA_CC,
-    BA_SNIPE, BA_ROUT, BA_EXIT, BA_GUARD, BA_RBCC, BA_OPFIRE, BA_DETACH, BA_COUNT
+    BA_SNIPE, BA_ROUT, BA_EXIT, BA_GUARD, BA_RBCC, BA_OPFIRE, BA_DETACH, BA_SPECIAL, BA_COUNT
 };
 enum { BAF_WING = 1,     /* BA_ACTIVATE: try a Wing Activation (2.4a) */
-       BAF_CHARGE = 2 };  /* BA_CC: a cavalry Charge (2.3), path[0] its end hex */
+       BAF_CHARGE = 2,   /* BA_CC: a cavalry Charge (2.3), path[0] its end hex */
+       BAF_CLOSE = 4,    /* BA_SPECIAL, 6.2d: a Close Combat Segment (else Fire Combat) */
+       BAF_UP = 8,       /* BA_SPECIAL, 6.2g: the End Turn marker up a box */
+       BAF_DOWN = 16 };  /* BA_SPECIAL, 6.2g: down a box */
 
 /* --- who stands where ------------------------------------------------------ */
 /* A per-call index of the pieces in each hex, built on the caller's stack
@@ -292,6 +318,12 @@ void bar_end_activation(bar_state *s, const mk_scenario *sc, mk_events *ev);
 void bar_result(const void *st, const mk_scenario *sc, mk_result *out);
 void bar_victory_input(const bar_state *s, const mk_scenario *sc, bar_victory_in *in);
 bool bar_org_can_activate(const bar_state *s, const mk_scenario *sc, int side, int org);
+/* 6.2: the choice an Initiative special result waits for (s->sr), and
+ * the end of a special segment (6.2d, 6.2f) */
+int bar_legal_special(const bar_state *s, const mk_scenario *sc, mk_action *out, int cap);
+int bar_apply_special(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_events *ev);
+void bar_end_special_segment(bar_state *s, const mk_scenario *sc, mk_events *ev);
+bool bar_special_active(const bar_state *s, const mk_scenario *sc, int i);
 
 /* move.c */
 int bar_legal_move(const bar_state *s, const mk_scenario *sc, const mk_action *want, mk_action *out,

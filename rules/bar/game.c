@@ -452,8 +452,12 @@ bool bar_piece_active(const bar_state *s, const mk_scenario *sc, int i)
     if (s->phase == BP_ACTIVATE || s->phase == BP_OVER || s->phase == BP_GUARD || p->side != s->side ||
         !bar_alive(s, i))
         return false;
+    if (s->sr_mode)
+        return bar_special_active(s, sc, i);   /* 6.2d, 6.2f */
     if (p->org == s->org && (!p->independent || bar_is_leader(p)))
         return true;
+    if (s->in_command == BIC_LIMITED && !bar_is_leader(p))
+        return false;   /* 6.2c A: it may not activate Independents */
     if (s->pc[i].flags & BF_ACTED)
         return (s->pc[i].flags & BF_MOVED) != 0;   /* acting in this activation */
     if (bar_is_leader(p))
@@ -670,6 +674,7 @@ static int init(void *st, const mk_scenario *sc, uint64_t options, uint64_t seed
     s->winner = -1;
     s->rb_unit = -1;
     s->of_unit = -1;
+    s->sr = -1;
     s->det[0] = s->det[1] = -1;
     for (int i = 0; i < sc->nunits; i++) {
         bar_pc *p = &s->pc[i];
@@ -687,12 +692,38 @@ static int init(void *st, const mk_scenario *sc, uint64_t options, uint64_t seed
     return bar_turn_init(s, sc, ev ? ev : &none);
 }
 
+/* 6.2d C: in a special Close Combat Segment the units may first advance
+ * one hex to engage: moves alone, into a hex next to an enemy combat unit,
+ * one a unit (ours: "stacked units must advance together" is not built). */
+static int advance_only(const bar_state *s, const mk_scenario *sc, mk_action *out, int n)
+{
+    if (s->sr_mode != BSR_CLOSE || s->of_unit >= 0)
+        return n;
+    const bar_ext *x = bar_x(sc);
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        const mk_action *a = &out[i];
+        bool keep = a->type == BA_NEXT;
+        if (a->type == BA_MOVE && !bar_is_leader(&x->p[a->unit]) && !(s->pc[a->unit].flags & BF_MOVED)) {
+            mk_hex nb[6];
+            mk_hex_neighbors(&sc->map.grid, a->path[0], nb);
+            for (int d = 0; d < 6 && !keep; d++)
+                keep = nb[d] != MK_NO_HEX && bar_unit_at(s, sc, nb[d], bar_other(s->side), false);
+        }
+        if (keep)
+            out[k++] = *a;
+    }
+    return k;
+}
+
 static int legal(const void *st, const mk_scenario *sc, mk_action *out, int cap)
 {
     const bar_state *s = st;
     switch (s->phase) {
-    case BP_ACTIVATE: return bar_legal_activate(s, sc, out, cap);
-    case BP_MOVE: return s->of_unit >= 0 ? bar_legal_opfire(s, sc, out, cap) : bar_legal_move(s, sc, NULL, out, 0, cap);
+    case BP_ACTIVATE: return s->sr >= 0 ? bar_legal_special(s, sc, out, cap) : bar_legal_activate(s, sc, out, cap);
+    case BP_MOVE:
+        return s->of_unit >= 0 ? bar_legal_opfire(s, sc, out, cap)
+                               : advance_only(s, sc, out, bar_legal_move(s, sc, NULL, out, 0, cap));
     case BP_FIRE: return bar_legal_snipe(s, sc, out, bar_legal_fire(s, sc, NULL, out, 0, cap), cap);
     case BP_CC: return s->rb_unit >= 0 ? bar_legal_rbcc(s, sc, out, cap) : bar_legal_cc(s, sc, NULL, out, 0, cap);
     case BP_GUARD: return bar_legal_guard(s, sc, out, cap);
@@ -714,7 +745,8 @@ static bool find_legal(const bar_state *s, const mk_scenario *sc, const mk_actio
     int cap = (int)(sizeof list / sizeof list[0]), n;
     switch (s->phase) {
     case BP_MOVE:
-        n = s->of_unit >= 0 ? bar_legal_opfire(s, sc, list, cap) : bar_legal_move(s, sc, a, list, 0, cap);
+        n = s->of_unit >= 0 ? bar_legal_opfire(s, sc, list, cap)
+                            : advance_only(s, sc, list, bar_legal_move(s, sc, a, list, 0, cap));
         break;
     case BP_FIRE:   /* (a fire is never a snipe: each list alone) */
         n = a->type == BA_SNIPE ? bar_legal_snipe(s, sc, list, 0, cap) : bar_legal_fire(s, sc, a, list, 0, cap);
@@ -759,7 +791,7 @@ static int apply(void *st, const mk_scenario *sc, const mk_action *a, mk_events 
     }
     if (!match && a->unit >= 0 && a->unit < s->npieces && a->type != BA_ACTIVATE &&
         a->type != BA_NEXT && a->type != BA_GUARD && a->type != BA_RBCC && a->type != BA_OPFIRE &&
-        a->type != BA_DETACH &&
+        a->type != BA_DETACH && a->type != BA_SPECIAL &&
         !bar_piece_active(s, sc, a->unit))
         return mk_error_set(err, "illegal_action", "%s does not take part in this activation (Monmouth 2.4a)",
                             bar_pid(sc, a->unit));
@@ -774,6 +806,8 @@ static int apply(void *st, const mk_scenario *sc, const mk_action *a, mk_events 
     int rc;
     if (a->type == BA_ACTIVATE)
         rc = bar_apply_activate(s, sc, a, ev, err);
+    else if (a->type == BA_SPECIAL)
+        rc = bar_apply_special(s, sc, a, ev);
     else if (a->type == BA_DETACH)
         rc = bar_apply_detach(s, sc, a, ev);
     else if (a->type == BA_NEXT) {
@@ -781,10 +815,16 @@ static int apply(void *st, const mk_scenario *sc, const mk_action *a, mk_events 
             bar_turn_start(s, sc, ev);
         } else if (s->phase == BP_MOVE) {
             bar_end_movement(s, sc, ev);
-            s->phase = BP_FIRE;
+            s->phase = s->sr_mode == BSR_CLOSE ? BP_CC : BP_FIRE;   /* 6.2d: one kind of combat */
+            if (s->sr_mode == BSR_MOVE)
+                bar_end_special_segment(s, sc, ev);   /* 6.2f A: a Movement Segment only */
         }
+        else if (s->phase == BP_FIRE && s->sr_mode == BSR_FIRE)
+            bar_end_special_segment(s, sc, ev);
         else if (s->phase == BP_FIRE)
             s->phase = BP_CC;
+        else if (s->sr_mode)
+            bar_end_special_segment(s, sc, ev);
         else
             bar_end_activation(s, sc, ev);
         rc = 0;
@@ -802,14 +842,18 @@ static int apply(void *st, const mk_scenario *sc, const mk_action *a, mk_events 
         bar_apply_guard(s, sc, a, ev);
         rc = 0;
     }
-    else
+    else {
         rc = bar_apply_move(s, sc, a, ev, err);
+        if (rc == 0 && s->sr_mode == BSR_CLOSE && a->type == BA_MOVE)
+            s->pc[a->unit].mp = 0;   /* 6.2d C: one hex */
+    }
     if (rc == 0) {
         s->head.actions++;
         /* an Independent or a higher leader acts once a turn, in the first
-         * activation it takes part in (bar_piece_active) */
+         * activation it takes part in (bar_piece_active); a special
+         * segment is no activation (6.2d B, 6.2f C) */
         const bar_pinfo *p = a->unit >= 0 ? &bar_x(sc)->p[a->unit] : NULL;
-        if (p && (p->independent || (bar_is_leader(p) && p->role != BAR_LR_COMMAND)))
+        if (p && !s->sr_mode && (p->independent || (bar_is_leader(p) && p->role != BAR_LR_COMMAND)))
             s->pc[a->unit].flags |= BF_ACTED | BF_MOVED;
     }
     return rc;
@@ -818,7 +862,9 @@ static int apply(void *st, const mk_scenario *sc, const mk_action *a, mk_events 
 static int to_move(const void *st)
 {
     const bar_state *s = st;   /* a Retreat Before Close Combat is the defender's */
-    return s->rb_unit >= 0 || s->of_unit >= 0 ? bar_other(s->side) : s->side;
+    return s->rb_unit >= 0 || s->of_unit >= 0 || (s->phase == BP_ACTIVATE && s->sr == BAR_INI_CONFUSION)
+               ? bar_other(s->side)   /* 6.2c A: the other player picks */
+               : s->side;
 }
 static int active(const void *st) { return ((const bar_state *)st)->side; }
 static bool over(const void *st) { return ((const bar_state *)st)->phase == BP_OVER; }
@@ -855,12 +901,18 @@ static json_t *state_json(const void *st, const mk_scenario *sc)
     json_object_set_new(o, "end_turn_number", json_integer(bar_end_turn_number(x->scenario, s->turn)));
     json_object_set_new(o, "end_turn_marker", json_integer(s->marker));
     json_object_set_new(o, "active", json_string(sc->sides[s->side].id));
-    json_object_set_new(o, "to_move", json_string(sc->sides[s->side].id));
+    json_object_set_new(o, "to_move", json_string(sc->sides[to_move(s)].id));
     static const char *const ph[] = {"activation", "movement", "fire", "close_combat", "over", "baggage_guard"};
     json_object_set_new(o, "phase", json_string(ph[s->phase]));
     if (s->phase != BP_ACTIVATE && s->phase != BP_OVER) {
         json_object_set_new(o, "command", json_string(x->oob.org[s->org].id));
         json_object_set_new(o, "in_command", json_boolean(s->in_command));
+        if (s->in_command == BIC_LIMITED)
+            json_object_set_new(o, "limited", json_true());   /* 6.2c A */
+        if (s->sr_mode)   /* 6.2d, 6.2f */
+            json_object_set_new(o, "special_segment", json_string(s->sr_mode == BSR_MOVE    ? "movement"
+                                                                  : s->sr_mode == BSR_FIRE ? "fire"
+                                                                                           : "close_combat"));
     }
     json_t *units = json_array();
     for (int i = 0; i < s->npieces; i++) {
@@ -947,6 +999,14 @@ static json_t *state_json(const void *st, const mk_scenario *sc)
         json_object_set_new(p, "unit", json_string(bar_pid(sc, s->of_unit)));
         json_object_set_new(p, "hex", hex_json(sc, s->pc[s->of_unit].hex));
         json_object_set_new(o, "pending", p);
+    } else if (s->phase == BP_ACTIVATE && s->sr >= 0) {
+        static const char *const names[BAR_NINI] = {"army_morale", "leader_lapse", "confusion", "free_combat",
+                                                    "special_rally", "leader_initiative", "battle_tempo"};
+        json_t *p = json_object();
+        json_object_set_new(p, "decision", json_string("special_result"));
+        json_object_set_new(p, "result", json_string(names[s->sr]));
+        json_object_set_new(p, "side", json_string(sc->sides[to_move(s)].id));
+        json_object_set_new(o, "pending", p);
     } else if (s->rb_unit >= 0) {
         json_t *p = json_object();
         json_object_set_new(p, "decision", json_string("retreat_before_close_combat"));
@@ -974,7 +1034,8 @@ static json_t *state_json(const void *st, const mk_scenario *sc)
 
 static const char *const type_names[BA_COUNT] = {"",     "activate", "next", "move",  "face",  "form",
                                                  "enter", "fire", "close_combat", "snipe", "rout", "exit", "guard",
-                                                 "retreat_before_close_combat", "opportunity_fire", "detach"};
+                                                 "retreat_before_close_combat", "opportunity_fire", "detach",
+                                                 "special_result"};
 
 static json_t *action_json(const void *st, const mk_scenario *sc, const mk_action *a)
 {
@@ -1077,6 +1138,24 @@ static json_t *action_json(const void *st, const mk_scenario *sc, const mk_actio
             snprintf(text, sizeof text, "Let %s march on (no Opportunity Fire)", bar_pid(sc, a->other));
         }
         break;
+    case BA_SPECIAL:
+        if (a->other >= 0) {
+            json_object_set_new(o, "command", json_string(x->oob.org[a->other].id));
+            if (s->sr == BAR_INI_FREE_COMBAT)
+                json_object_set_new(o, "close", json_boolean(a->flags & BAF_CLOSE));
+            snprintf(text, sizeof text, "%s: %s%s (Monmouth 6.2)",
+                     s->sr == BAR_INI_CONFUSION       ? "Confusion"
+                     : s->sr == BAR_INI_FREE_COMBAT   ? "Free Combat"
+                     : s->sr == BAR_INI_SPECIAL_RALLY ? "Special Rally"
+                                                      : "Leader Initiative",
+                     x->oob.org[a->other].id,
+                     s->sr != BAR_INI_FREE_COMBAT ? "" : a->flags & BAF_CLOSE ? ", Close Combat" : ", Fire Combat");
+        } else {
+            json_object_set_new(o, "tempo", json_string(a->flags & BAF_UP ? "up" : a->flags & BAF_DOWN ? "down" : "none"));
+            snprintf(text, sizeof text, "Battle Tempo: the End Turn marker %s (Monmouth 6.2g)",
+                     a->flags & BAF_UP ? "up a box" : a->flags & BAF_DOWN ? "down a box" : "stays");
+        }
+        break;
     case BA_RBCC:
         json_object_set_new(o, "retreat", json_boolean(a->flags));
         snprintf(text, sizeof text, "%s",
@@ -1112,20 +1191,21 @@ static int action_parse(const void *st, const mk_scenario *sc, json_t *obj, mk_a
             t = k;
     if (t < 0)
         return mk_error_set(err, "bad_arg", "action.type: one of activate, next, move, face, form, rout, snipe, exit, guard, "
-                                            "enter, fire, close_combat");
+                                            "enter, fire, close_combat, special_result");
     out->type = (uint8_t)t;
     const char *key;
     json_t *v;
     json_object_foreach(obj, key, v) {
         static const char *const ok[] = {"type", "text", "cost", "unit", "path", "target", "facing",
                                          "formation", "command", "wing", "leader", "charge", "retreat",
-                                         "off_map", NULL};
+                                         "off_map", "close", "tempo", NULL};
         bool known = false;
         for (int k = 0; ok[k]; k++)
             known |= !strcmp(ok[k], key);
         if (!known)
             return mk_error_set(err, "bad_arg", "action.%s: unknown field", key);
-        if ((!strcmp(key, "wing") || !strcmp(key, "charge") || !strcmp(key, "off_map") || !strcmp(key, "retreat")) &&
+        if ((!strcmp(key, "wing") || !strcmp(key, "charge") || !strcmp(key, "off_map") || !strcmp(key, "retreat") ||
+             !strcmp(key, "close")) &&
             !json_is_boolean(v))
             return mk_error_set(err, "bad_arg", "action.%s: true or false", key);
     }
@@ -1141,6 +1221,23 @@ static int action_parse(const void *st, const mk_scenario *sc, json_t *obj, mk_a
     }
     if (t == BA_NEXT)
         return 0;
+    if (t == BA_SPECIAL) {   /* 6.2c-g: {"command": id, "close": bool} or {"tempo": "up"|"down"|"none"} */
+        const char *c = json_string_value(json_object_get(obj, "command"));
+        const char *tp = json_string_value(json_object_get(obj, "tempo"));
+        if (c) {
+            int org = bar_oob_find_org(&x->oob, s->side, c);
+            if (org < 0)
+                return mk_error_set(err, "bad_arg", "action.command: no Command '%s' of the %s", c,
+                                    sc->sides[s->side].id);
+            out->other = (int16_t)org;
+            out->flags = json_is_true(json_object_get(obj, "close")) ? BAF_CLOSE : 0;
+        } else if (tp && (!strcmp(tp, "up") || !strcmp(tp, "down") || !strcmp(tp, "none"))) {
+            out->flags = !strcmp(tp, "up") ? BAF_UP : !strcmp(tp, "down") ? BAF_DOWN : 0;
+        } else {
+            return mk_error_set(err, "bad_arg", "action.command (a Command id) or action.tempo (up, down, none)");
+        }
+        return 0;
+    }
     if (t == BA_OPFIRE) {
         json_t *u = json_object_get(obj, "unit");
         out->other = s->of_unit;

@@ -476,8 +476,8 @@ int bar_apply_move(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_e
  * Disorder (A) at +5/+10; 2.8 B, in a Heat turn every unit that spent MPs
  * checks Disorder (A) with +1 per MP (British infantry, dismounted cavalry
  * and artillery: per 1/2 MP); 2.8 E: a Shaken/Disordered unit failing it
- * may not move next activation (not built: it stays Shaken/Disordered);
- * 2.8 E: a Heat check never routs. */
+ * spends no MPs in its next activation (BM_NO_MP, the 'CAPTURED' marker;
+ * set_activation_mp); 2.8 E: a Heat check never routs. */
 void bar_end_movement(bar_state *s, const mk_scenario *sc, mk_events *ev)
 {
     const bar_ext *x = bar_x(sc);
@@ -496,7 +496,13 @@ void bar_end_movement(bar_state *s, const mk_scenario *sc, mk_events *ev)
                                                               : BAR_HEAT_INFANTRY;
             int mod = bar_heat_mp_modifier(x->p[i].side, hc, p->spent);
             /* a Disorder Check never routs (its worst is Shaken/Disordered) */
-            bar_do_check(s, sc, i, 'D', 'A', mod, "Monmouth 2.8 B (Heat)", ev);
+            bool worst = (p->status & (BS_SHAKEN | BS_DISORDERED)) == (BS_SHAKEN | BS_DISORDERED);
+            int eff = bar_do_check(s, sc, i, 'D', 'A', mod, "Monmouth 2.8 B (Heat)", ev);
+            if (worst && eff != BAR_CE_PASS && eff != BAR_CE_NO_EFFECT) {
+                p->more |= BM_NO_MP;   /* 2.8 E */
+                mk_event *e = bar_ev(ev, "no_mp_next_activation", "Monmouth 2.8 E");
+                e->unit = (int16_t)i;
+            }
         }
     }
 }

@@ -118,27 +118,49 @@ int bar_legal_activate(const bar_state *s, const mk_scenario *sc, mk_action *out
 
 /* 1.2a C, 6.2a: the Army Morale Check of a side: the loss level its Army
  * Loss Record has reached and a die (less the Army Leader's Command
- * Rating) give the modifier every check of that side carries from now. */
-static void army_morale(bar_state *s, const mk_scenario *sc, int side, int extra, mk_events *ev)
+ * Rating) give the modifier every check of that side carries from now.
+ * Monmouth 6.2a A: the Army Leader applies the Command Rating he has left
+ * this hour and it is spent until the next :00 turn (ours: he always
+ * applies all of it, and the hourly check draws on the same points);
+ * 6.2b A: not while his LOC has lapsed. special: the '00' check (6.2a A:
+ * the chart's -1; 6.2a C: a natural 0 lowers the modifier by 5, not below
+ * 0). */
+static void army_morale(bar_state *s, const mk_scenario *sc, int side, bool special, mk_events *ev)
 {
     const bar_ext *x = bar_x(sc);
     int boxes = s->loss[side] + bar_artillery_loss_boxes(s->art_lost[side][0], s->art_lost[side][1]);
     int level = bar_army_loss_level(&x->ch, side, boxes);
     if (level < 0)
-        return;
+        return;   /* 6.2a A: no triggering loss level reached, no check */
     int army = bar_army_leader(s, side);
     int die = mk_rng_d10(&s->head.rng);
-    int mod = die + extra - (leader_ready(s, army) ? bar_leader_values_of(s, sc, army).cr : 0);
-    mk_event *e = bar_ev(ev, "roll", "Monmouth 1.2a C, 6.2a");
+    int cr = leader_ready(s, army) && !(s->sr_turn & (BST_LAPSE << side)) ? bar_leader_values_of(s, sc, army).cr : 0;
+    if (cr > 0) {   /* 6.2a A: only the points not yet used this hour */
+        int left = cr - s->cr_used[side];
+        cr = left > 0 ? left : 0;
+        s->cr_used[side] = (int8_t)(s->cr_used[side] + cr);
+    }
+    int extra = special ? x->ch.army_morale.special_00 : 0;
+    int mod = die + extra - cr;
+    mk_event *e = bar_ev(ev, "roll", special ? "Monmouth 6.2a" : "Monmouth 1.2a C");
     e->purpose = "army_morale";
     e->side = (int16_t)side;
     e->die = 10;
     e->value = (int16_t)die;
     e->points = (int16_t)boxes;
-    s->army_mod[side] = (int8_t)bar_army_morale_modifier(&x->ch, level, mod);
+    e->other = (int16_t)cr;
+    if (special && die == 0) {   /* 6.2a C: fresh courage */
+        int m = s->army_mod[side] + x->ch.army_morale.natural_0;
+        s->army_mod[side] = (int8_t)(m > 0 ? m : 0);
+        e->text = "fresh courage (6.2a C)";
+    } else {
+        s->army_mod[side] = (int8_t)bar_army_morale_modifier(&x->ch, level, mod);
+    }
     e->need = s->army_mod[side];
     if (extra)
         mk_event_mod(e, extra, "Initiative special result: Army Morale (6.2a A)");
+    if (cr)
+        mk_event_mod(e, -cr, "the Army Leader's Command Rating left this hour (6.2a A)");
 }
 
 static void set_activation_mp(bar_state *s, const mk_scenario *sc)
@@ -160,6 +182,17 @@ static void set_activation_mp(bar_state *s, const mk_scenario *sc)
         if (!bar_is_leader(pi) && !s->in_command && !(p->status & BS_ROUTED)) {
             mp = mp * x->se.ooc_mp_pct / 100;
             p->flags |= BF_OOC;
+        }
+        /* Monmouth 6.2c A: one roll of two passed: half the MPs, a quarter
+         * for a Disordered unit (ours: rounded down to a half MP) */
+        if (!bar_is_leader(pi) && s->in_command == BIC_LIMITED && !(p->status & BS_ROUTED))
+            mp = mp * (p->status & BS_DISORDERED ? 25 : 50) / 100;
+        /* 2.8 E: a unit that failed a Heat check Shaken/Disordered spends
+         * no MPs in its next activation (a special segment, 6.2d-f, is not
+         * an activation) */
+        if ((p->more & BM_NO_MP) && !s->sr_mode) {
+            mp = 0;
+            p->more &= (uint8_t)~BM_NO_MP;
         }
         if (pi->arrive == s->turn && !(p->flags & BF_ON) && pi->entry_mp_half >= 0 && mp > pi->entry_mp_half)
             mp = pi->entry_mp_half;
@@ -210,6 +243,8 @@ static int in_army_loc(const bar_state *s, const mk_scenario *sc, int org, int l
         return det;
     if (!leader_ready(s, army) || !leader_ready(s, l))
         return -1;
+    if (s->sr_turn & (BST_LAPSE << side))
+        return -1;   /* Monmouth 6.2b A: he traces no LOC, not even to his own hex */
     int range = bar_leader_values_of(s, sc, army).range;
     if (mk_hex_distance(g, s->pc[l].hex, s->pc[army].hex) <= range)
         return army;
@@ -230,6 +265,152 @@ static int in_army_loc(const bar_state *s, const mk_scenario *sc, int org, int l
             return w;
     }
     return -1;
+}
+
+/* --- Monmouth 6.2: the Initiative special results ------------------------ */
+
+static void note_objectives(bar_state *s, const mk_scenario *sc);
+
+/* After a special result the side to move chooses a Command again; when
+ * it has none left (6.2c made its last one Finished) the activation
+ * passes as after any other. */
+static void back_to_activation(bar_state *s, const mk_scenario *sc, mk_events *ev)
+{
+    s->phase = BP_ACTIVATE;
+    s->sr = -1;
+    if (!side_can_activate(s, sc, s->side))
+        bar_end_activation(s, sc, ev);
+}
+
+/* A leader's Initiative roll for 6.2c, d, f (ours, as an activation's:
+ * the tens die of a d100 at most his Initiative; here 00-09 are no special
+ * results). */
+static bool initiative_roll(bar_state *s, const mk_scenario *sc, int l, const char *rule, mk_events *ev)
+{
+    int roll = mk_rng_d100(&s->head.rng);
+    mk_event *e = bar_ev(ev, "roll", rule);
+    e->purpose = "initiative";
+    e->unit = (int16_t)l;
+    e->die = 100;
+    e->value = (int16_t)roll;
+    e->need = (int16_t)bar_leader_values_of(s, sc, l).initiative;
+    e->passed = roll / 10 <= e->need;
+    return e->passed;
+}
+
+static bool is_command(const bar_ext *x, int org)
+{
+    int k = x->oob.org[org].kind;
+    return k == BAR_ORG_COMMAND || k == BAR_ORG_INDEPENDENT_COMMAND;
+}
+
+/* Is a combat unit of org on the map (within its leader's Command Range
+ * if in_range)? */
+static bool org_on_map(const bar_state *s, const mk_scenario *sc, int org, bool in_range)
+{
+    const bar_ext *x = bar_x(sc);
+    int l = bar_org_leader(sc, org);
+    for (int i = 0; i < s->npieces; i++)
+        if (x->p[i].org == org && !bar_is_leader(&x->p[i]) && bar_alive(s, i) && s->pc[i].hex != MK_NO_HEX &&
+            (!in_range || (leader_ready(s, l) && mk_hex_distance(&sc->map.grid, s->pc[i].hex, s->pc[l].hex) <=
+                                                     bar_leader_values_of(s, sc, l).range)))
+            return true;
+    return false;
+}
+
+/* 6.2: an asterisked result may be applied to a Command Leader once a turn */
+static bool leader_free(const bar_state *s, int l)
+{
+    return l >= 0 && !(s->pc[l].more & BM_CAPTURED);
+}
+
+int bar_legal_special(const bar_state *s, const mk_scenario *sc, mk_action *out, int cap)
+{
+    const bar_ext *x = bar_x(sc);
+    int n = 0, side = s->side;
+#define PUT(o_, f_)                                                                                   \
+    do {                                                                                              \
+        if (out && n < cap)                                                                           \
+            out[n] = (mk_action){.type = BA_SPECIAL, .flags = (uint8_t)(f_), .unit = -1,              \
+                                 .other = (int16_t)(o_), .target = -1};                               \
+        n++;                                                                                          \
+    } while (0)
+    if (s->sr == BAR_INI_BATTLE_TEMPO) {   /* 6.2g: up, down or leave it */
+        PUT(-1, BAF_UP);
+        if (s->marker > 0)
+            PUT(-1, BAF_DOWN);
+        PUT(-1, 0);
+        return out ? (n < cap ? n : cap) : n;
+    }
+    for (int o = 0; o < x->oob.norgs; o++) {
+        if (x->oob.org[o].side != side || !is_command(x, o))
+            continue;
+        int l = bar_org_leader(sc, o);
+        switch (s->sr) {
+        case BAR_INI_CONFUSION:   /* 6.2c A: an unactivated Command of the roller (B: even leaderless) */
+            if (bar_org_can_activate(s, sc, side, o) && (l < 0 || leader_free(s, l)))
+                PUT(o, 0);
+            break;
+        case BAR_INI_FREE_COMBAT:   /* 6.2d A-B: one of his Command Leaders, and the kind of combat */
+            if (leader_ready(s, l) && leader_free(s, l) && org_on_map(s, sc, o, true)) {
+                PUT(o, 0);
+                PUT(o, BAF_CLOSE);
+            }
+            break;
+        case BAR_INI_SPECIAL_RALLY:   /* 6.2e A: any one Command */
+        case BAR_INI_LEADER_INITIATIVE:   /* 6.2f A-B */
+            if (leader_ready(s, l) && leader_free(s, l) && org_on_map(s, sc, o, true))
+                PUT(o, 0);
+            break;
+        default: break;
+        }
+    }
+#undef PUT
+    return out ? (n < cap ? n : cap) : n;
+}
+
+/* The result itself, just rolled by the Command Leader of s->side. */
+static void special_result(bar_state *s, const mk_scenario *sc, int special, mk_events *ev)
+{
+    const bar_ext *x = bar_x(sc);
+    int side = s->side;
+    s->phase = BP_ACTIVATE;
+    switch (special) {
+    case BAR_INI_ARMY_MORALE:   /* 2.2b, 6.2a: both sides check; once a turn (B) */
+        if (s->sr_turn & BST_ARMY_MORALE) {
+            bar_ev(ev, "special_result", "Monmouth 6.2a B (once per turn: ignored)")->text = "army_morale";
+            break;
+        }
+        s->sr_turn |= BST_ARMY_MORALE;
+        army_morale(s, sc, BAR_AMERICAN, true, ev);
+        army_morale(s, sc, BAR_BRITISH, true, ev);
+        break;
+    case BAR_INI_LEADER_LAPSE: {   /* 6.2b: on, or off again (B) */
+        s->sr_turn ^= (uint8_t)(BST_LAPSE << side);
+        mk_event *e = bar_ev(ev, "special_result", "Monmouth 6.2b");
+        e->text = "leader_lapse";
+        e->side = (int16_t)side;
+        e->unit = (int16_t)bar_army_leader(s, side);
+        e->value = (s->sr_turn >> 1 >> side) & 1;   /* 1: lapsed, 0: functions normally again */
+        break;
+    }
+    case BAR_INI_BATTLE_TEMPO:   /* 6.2g: no effect once the End box is reached (ours: the ETN's) */
+        if (s->marker >= bar_end_turn_number(x->scenario, s->turn)) {
+            bar_ev(ev, "special_result", "Monmouth 6.2g (the End box reached: no effect)")->text = "battle_tempo";
+            break;
+        }
+        s->sr = (int8_t)special;
+        return;
+    default:   /* 6.2c-f: a Command to choose (6.2c: by the other player) */
+        s->sr = (int8_t)special;
+        if (bar_legal_special(s, sc, NULL, 0) > 0)
+            return;
+        bar_ev(ev, "special_result", "Monmouth 6.2 (no Command it can be applied to: no effect)")->text =
+            special == BAR_INI_CONFUSION ? "confusion" : special == BAR_INI_FREE_COMBAT ? "free_combat"
+            : special == BAR_INI_SPECIAL_RALLY ? "special_rally" : "leader_initiative";
+        break;
+    }
+    back_to_activation(s, sc, ev);
 }
 
 int bar_apply_activate(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_events *ev,
@@ -266,7 +447,8 @@ int bar_apply_activate(bar_state *s, const mk_scenario *sc, const mk_action *a, 
     if (!leader_ready(s, l)) {
         mk_event *r = bar_ev(ev, "out_of_command", "Series 7.6c (no Command Leader on the map)");
         r->side = (int16_t)side;
-    } else if (lee && bar_lee_activation(s, sc, org, ev)) {
+    } else if (lee && !((s->sr_turn & (BST_LAPSE << side)) && army == x->pc_lee) &&
+               bar_lee_activation(s, sc, org, ev)) {   /* (6.2b A: a lapsed Lee traces none) */
         s->in_command = 1;
         mk_event *r = bar_ev(ev, "in_command", "Monmouth 3.2b G ii-iii (in Lee's LOC)");
         r->unit = (int16_t)l;
@@ -292,26 +474,14 @@ int bar_apply_activate(bar_state *s, const mk_scenario *sc, const mk_action *a, 
                                                         "free_combat", "special_rally",
                                                         "leader_initiative", "battle_tempo"};
             r->text = names[special];
-            switch (special) {
-            case BAR_INI_ARMY_MORALE:   /* 2.2b, 6.2a: both sides check, -1 */
-                army_morale(s, sc, BAR_AMERICAN, -1, ev);
-                army_morale(s, sc, BAR_BRITISH, -1, ev);
-                s->in_command = 1;
-                break;
-            case BAR_INI_LEADER_LAPSE:   /* 6.2b: our reduction: this Command is Out of Command */
-            case BAR_INI_CONFUSION:      /* 6.2c: our reduction: Out of Command (half MPs) */
-                break;
-            case BAR_INI_BATTLE_TEMPO:   /* 6.2g: the End Turn marker moves a box */
-                s->marker++;
-                s->in_command = 1;
-                break;
-            default:   /* free combat, special rally, leader initiative: the Command acts */
-                s->in_command = 1;
-                break;
-            }
-        } else {
-            s->in_command = roll / 10 <= bar_leader_values_of(s, sc, l).initiative;
+            /* 6.2, 6.2d A "the players roll again for Initiative" (ours:
+             * the Command is not activated; its side chooses again, and
+             * the same Command rolls again if chosen) */
+            s->acted[side] &= ~(1ull << org);
+            special_result(s, sc, special, ev);
+            return 0;
         }
+        s->in_command = roll / 10 <= bar_leader_values_of(s, sc, l).initiative;
         r->passed = s->in_command;
     }
     s->phase = BP_MOVE;
@@ -324,43 +494,191 @@ int bar_apply_activate(bar_state *s, const mk_scenario *sc, const mk_action *a, 
 
 /* The Rally Phase (2.5, series): a routed unit not next to a formed enemy
  * rallies to Shaken and Disordered on a Morale Check; Disorder Recovery and
- * a Shaken unit's recovery the same way. A failed roll changes nothing. */
-static void rally_phase(bar_state *s, const mk_scenario *sc, mk_events *ev)
+ * a Shaken unit's recovery the same way. A failed roll changes nothing.
+ * step: RALLY_ALL the end of the turn's (one step a unit); 6.2e A's
+ * Disorder Recovery Phase (RALLY_DISORDER: Disordered units that are not
+ * routed) and then its Rally Phase (RALLY_ROUTED: routed units rally,
+ * Shaken ones recover). Returns whether the unit rolled. */
+enum { RALLY_ALL, RALLY_DISORDER, RALLY_ROUTED };
+static bool rally_unit(bar_state *s, const mk_scenario *sc, int i, int step, const char *rule, mk_events *ev)
 {
     const bar_ext *x = bar_x(sc);
-    for (int i = 0; i < s->npieces; i++) {
-        bar_pc *p = &s->pc[i];
-        if (p->hex == MK_NO_HEX || bar_is_leader(&x->p[i]) || !p->status)
-            continue;
-        mk_hex nb[6];
-        mk_hex_neighbors(&sc->map.grid, p->hex, nb);
-        bool near = false;
-        for (int d = 0; d < 6; d++)
-            near |= nb[d] != MK_NO_HEX && bar_unit_at(s, sc, nb[d], bar_other(x->p[i].side), true);
-        if (near)
-            continue;
-        int roll = mk_rng_d100(&s->head.rng), need = bar_check_target(s, sc, i, 0);
-        mk_event *e = bar_ev(ev, "roll", "Monmouth 2.5 (Rally Phase)");
-        e->unit = (int16_t)i;
-        e->die = 100;
-        e->value = (int16_t)roll;
-        e->need = (int16_t)need;
-        bool pass = roll >= need;
-        e->passed = pass;
-        if (p->status & BS_ROUTED) {
-            e->purpose = "rally";
-            if (pass)
-                p->status = BS_SHAKEN | BS_DISORDERED;
-        } else if (p->status & BS_DISORDERED) {
-            e->purpose = "disorder_recovery";
-            if (pass)
-                p->status &= (uint8_t)~BS_DISORDERED;
-        } else {
-            e->purpose = "shaken_recovery";
-            if (pass)
-                p->status &= (uint8_t)~BS_SHAKEN;
-        }
+    bar_pc *p = &s->pc[i];
+    if (p->hex == MK_NO_HEX || bar_is_leader(&x->p[i]) || !p->status)
+        return false;
+    bool routed = p->status & BS_ROUTED, dis = p->status & BS_DISORDERED;
+    if ((step == RALLY_DISORDER && (routed || !dis)) ||
+        (step == RALLY_ROUTED && !routed && !(p->status & BS_SHAKEN)))
+        return false;
+    mk_hex nb[6];
+    mk_hex_neighbors(&sc->map.grid, p->hex, nb);
+    for (int d = 0; d < 6; d++)
+        if (nb[d] != MK_NO_HEX && bar_unit_at(s, sc, nb[d], bar_other(x->p[i].side), true))
+            return false;
+    int roll = mk_rng_d100(&s->head.rng), need = bar_check_target(s, sc, i, 0);
+    mk_event *e = bar_ev(ev, "roll", rule);
+    e->unit = (int16_t)i;
+    e->die = 100;
+    e->value = (int16_t)roll;
+    e->need = (int16_t)need;
+    bool pass = roll >= need;
+    e->passed = pass;
+    if (routed) {
+        e->purpose = "rally";
+        if (pass)
+            p->status = BS_SHAKEN | BS_DISORDERED;
+    } else if (dis && step != RALLY_ROUTED) {
+        e->purpose = "disorder_recovery";
+        if (pass)
+            p->status &= (uint8_t)~BS_DISORDERED;
+    } else {
+        e->purpose = "shaken_recovery";
+        if (pass)
+            p->status &= (uint8_t)~BS_SHAKEN;
     }
+    return true;
+}
+
+static void rally_phase(bar_state *s, const mk_scenario *sc, mk_events *ev)
+{
+    for (int i = 0; i < s->npieces; i++) {
+        rally_unit(s, sc, i, RALLY_ALL, "Monmouth 2.5 (Rally Phase)", ev);
+        s->pc[i].more &= (uint8_t)~BM_CAPTURED;   /* 6.2c-f: the markers go in the Rally Segment */
+    }
+}
+
+/* 6.2e A: the units of org within their leader's Command Range, and every
+ * unit stacked with one (the whole stack), recover and then rally. */
+static void special_rally(bar_state *s, const mk_scenario *sc, int org, mk_events *ev)
+{
+    const bar_ext *x = bar_x(sc);
+    int l = bar_org_leader(sc, org), range = bar_leader_values_of(s, sc, l).range;
+    uint64_t hexes[(MK_MAX_HEX + 63) / 64] = {0};
+    for (int i = 0; i < s->npieces; i++)
+        if (x->p[i].org == org && !bar_is_leader(&x->p[i]) && bar_alive(s, i) && s->pc[i].hex != MK_NO_HEX &&
+            mk_hex_distance(&sc->map.grid, s->pc[i].hex, s->pc[l].hex) <= range)
+            hexes[s->pc[i].hex >> 6] |= 1ull << (s->pc[i].hex & 63);
+    for (int step = RALLY_DISORDER; step <= RALLY_ROUTED; step++)
+        for (int i = 0; i < s->npieces; i++)
+            if (x->p[i].side == s->side && s->pc[i].hex != MK_NO_HEX && (hexes[s->pc[i].hex >> 6] >> (s->pc[i].hex & 63) & 1))
+                rally_unit(s, sc, i, step, "Monmouth 6.2e A (Special Rally)", ev);
+}
+
+/* The choice a special result waited for (bar_legal_special listed it). */
+int bar_apply_special(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_events *ev)
+{
+    const bar_ext *x = bar_x(sc);
+    int special = s->sr, org = a->other, side = s->side;
+    int l = org >= 0 ? bar_org_leader(sc, org) : -1;
+    s->sr = -1;
+    mk_event *e = bar_ev(ev, "special_result", special == BAR_INI_CONFUSION ? "Monmouth 6.2c"
+                                                : special == BAR_INI_FREE_COMBAT ? "Monmouth 6.2d"
+                                                : special == BAR_INI_SPECIAL_RALLY ? "Monmouth 6.2e"
+                                                : special == BAR_INI_LEADER_INITIATIVE ? "Monmouth 6.2f"
+                                                                                       : "Monmouth 6.2g");
+    e->side = (int16_t)side;
+    e->unit = (int16_t)l;
+    e->text = org >= 0 ? x->oob.org[org].id : NULL;
+    switch (special) {
+    case BAR_INI_BATTLE_TEMPO:
+        s->marker = (int8_t)(s->marker + (a->flags & BAF_UP ? 1 : a->flags & BAF_DOWN ? -1 : 0));
+        e->value = s->marker;
+        break;
+    case BAR_INI_CONFUSION: {
+        if (l >= 0)
+            s->pc[l].more |= BM_CAPTURED;
+        int passed = 0;
+        if (!leader_ready(s, l) || !org_on_map(s, sc, org, true)) {
+            e->purpose = "finished";   /* 6.2c B: no roll */
+        } else {
+            passed += initiative_roll(s, sc, l, "Monmouth 6.2c A (first roll)", ev);
+            passed += initiative_roll(s, sc, l, "Monmouth 6.2c A (second roll)", ev);
+            e->purpose = passed == 0 ? "finished" : passed == 1 ? "limited" : "in_command";
+        }
+        s->acted[side] |= 1ull << org;   /* activated now, or Finished */
+        if (!passed)
+            break;
+        s->org = (int16_t)org;
+        s->in_command = (int8_t)(passed == 2 ? 1 : BIC_LIMITED);
+        s->nsnipe = 0;
+        s->nof = 0;
+        s->phase = BP_MOVE;
+        set_activation_mp(s, sc);
+        return 0;
+    }
+    case BAR_INI_SPECIAL_RALLY:   /* 6.2e B: always applied to the leader */
+        s->pc[l].more |= BM_CAPTURED;
+        special_rally(s, sc, org, ev);
+        break;
+    case BAR_INI_FREE_COMBAT:
+    case BAR_INI_LEADER_INITIATIVE:
+        if (!initiative_roll(s, sc, l, special == BAR_INI_FREE_COMBAT ? "Monmouth 6.2d A" : "Monmouth 6.2f B", ev)) {
+            e->purpose = "no_event";   /* 6.2d A, 6.2f B: failing, there is no event */
+            break;
+        }
+        s->pc[l].more |= BM_CAPTURED;
+        s->org = (int16_t)org;
+        s->in_command = 1;   /* 6.2f B: he is 'In Command' */
+        s->nsnipe = 0;
+        s->nof = 0;
+        s->sr_mode = (int8_t)(special == BAR_INI_LEADER_INITIATIVE ? BSR_MOVE
+                              : a->flags & BAF_CLOSE            ? BSR_CLOSE
+                                                                : BSR_FIRE);
+        e->purpose = s->sr_mode == BSR_MOVE ? "movement" : s->sr_mode == BSR_CLOSE ? "close_combat" : "fire";
+        s->phase = BP_MOVE;   /* set_activation_mp asks bar_piece_active, which needs an acting phase */
+        set_activation_mp(s, sc);
+        if (s->sr_mode == BSR_FIRE)
+            s->phase = BP_FIRE;
+        return 0;
+    default: break;
+    }
+    back_to_activation(s, sc, ev);
+    return 0;
+}
+
+/* 6.2d-f: the special segment is over; the side chooses a Command again
+ * (the units that took part are not activated: 6.2d B, 6.2e A, 6.2f C). */
+void bar_end_special_segment(bar_state *s, const mk_scenario *sc, mk_events *ev)
+{
+    for (int i = 0; i < s->npieces; i++) {
+        s->pc[i].mp = 0;
+        s->pc[i].flags &= (uint8_t)~(BF_FIRED | BF_CC | BF_OOC | BF_MOVED | BF_FULL);
+    }
+    s->sr_mode = BSR_NONE;
+    s->in_command = 0;
+    note_objectives(s, sc);
+    back_to_activation(s, sc, ev);
+}
+
+/* Does piece i take part in the special segment? 6.2d B: units of the
+ * Command within its leader's Command Range, not Disordered (Fire and
+ * Close Combat), and Independents stacked with a unit or the leader of
+ * the Command; 6.2f A-B: the same for the Movement Segment (Disordered
+ * units too); the Command's leader moves with them (ours). Not built: 6.2d
+ * B's "only if they are the top units" of a mixed stack. */
+bool bar_special_active(const bar_state *s, const mk_scenario *sc, int i)
+{
+    const bar_ext *x = bar_x(sc);
+    const bar_pinfo *p = &x->p[i];
+    int l = bar_org_leader(sc, s->org);
+    if (!leader_ready(s, l) || s->pc[i].hex == MK_NO_HEX)
+        return false;
+    if (i == l)
+        return s->sr_mode == BSR_MOVE;
+    if (bar_is_leader(p) || (s->sr_mode != BSR_MOVE && (s->pc[i].status & BS_DISORDERED)) ||
+        mk_hex_distance(&sc->map.grid, s->pc[i].hex, s->pc[l].hex) > bar_leader_values_of(s, sc, l).range)
+        return false;
+    if (p->org == s->org && !p->independent)
+        return true;
+    if (!p->independent)
+        return false;
+    if (s->pc[i].hex == s->pc[l].hex)
+        return true;
+    for (int j = 0; j < s->npieces; j++)
+        if (x->p[j].org == s->org && !x->p[j].independent && !bar_is_leader(&x->p[j]) &&
+            s->pc[j].hex == s->pc[i].hex && bar_alive(s, j))
+            return true;
+    return false;
 }
 
 /* Wounded leaders come back (6.6e) with a unit of their Command, or any
@@ -431,6 +749,9 @@ int bar_turn_init(bar_state *s, const mk_scenario *sc, mk_events *ev)
     s->acted[0] = s->acted[1] = 0;
     s->marker = 0;
     s->bonus = 0;
+    s->sr_turn = 0;   /* 6.2a B, 6.2b B: for the turn */
+    if (s->turn % 3 == 0)
+        s->cr_used[0] = s->cr_used[1] = 0;   /* 6.2a A: the :00 turn */
     for (int i = 0; i < s->npieces; i++)
         s->pc[i].flags &= (uint8_t)~BF_ACTED;
     bar_raids(s, sc, ev);   /* 7.4a F ii: before any other activity */
@@ -536,8 +857,8 @@ void bar_end_activation(bar_state *s, const mk_scenario *sc, mk_events *ev)
     /* the end of the turn */
     rally_phase(s, sc, ev);
     if (s->turn % 3 == 2) {   /* the last turn of an hour: Army Morale Check Phase */
-        army_morale(s, sc, BAR_AMERICAN, 0, ev);
-        army_morale(s, sc, BAR_BRITISH, 0, ev);
+        army_morale(s, sc, BAR_AMERICAN, false, ev);
+        army_morale(s, sc, BAR_BRITISH, false, ev);
     }
     mk_event *e = bar_ev(ev, "turn_end", "Monmouth 1.2d");
     e->value = s->turn;

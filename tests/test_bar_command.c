@@ -1,0 +1,443 @@
+/* test_bar_command.c - the Monmouth (BAR) command rules with forced dice,
+ * each test named by the section it checks: the Initiative special
+ * results (6.2a-g), Heat's "no MPs next activation" (2.8 E). Positions are
+ * built on scenario 1's map and pieces (bar_fixture.h). */
+#include "bar_fixture.h"
+
+/* Grayson's Command at E2019 (GD/LEE, Patt/GD), Jackson's at E2023, no
+ * Army Leader on the map: each Command Leader rolls for Initiative; the
+ * American to choose a Command. */
+static void two_commands(int turn_offset)
+{
+    empty(turn_offset);
+    place("GD/LEE", "E2019", BAR_FM_LINE, 90);
+    place("Patt/GD", "E2019", BAR_FM_LINE, 90);
+    place("JD/LEE", "E2023", BAR_FM_LINE, 90);
+    place("Jack/JD", "E2023", BAR_FM_LINE, 90);
+    s->side = BAR_AMERICAN;
+}
+
+static int nlegal(mk_action *list)
+{
+    return sc->rs->legal(s, sc, list, MK_MAX_ACTIONS);
+}
+
+/* 6.2a (2.2b): a '00' Initiative roll: both sides check Army Morale at
+ * -1, the Army Leader spending the Command Rating he has left this hour;
+ * once a turn (B); a natural 0 lowers the modifier by 5, not below 0 (C);
+ * the Command is not activated and its side chooses again (6.2d A). */
+static void test_6_2a_army_morale(void)
+{
+    two_commands(0);
+    int hc = pid("HC");
+    place("HC", "E3020", BAR_FM_LINE, 270);
+    int cr = bar_leader_values_of(s, sc, hc).cr;
+    CHECK(cr > 0);
+    s->loss[0] = s->loss[1] = 60;
+    int lv0 = bar_army_loss_level(&x->ch, 0, 60), lv1 = bar_army_loss_level(&x->ch, 1, 60);
+    CHECK(lv0 >= 0 && lv1 >= 0);
+    force(3, 0, 6, 7);   /* the Initiative 00, the American die, the British die */
+    CHECK_EQ(act("{\"type\":\"activate\",\"command\":\"GD\"}"), 0);
+    CHECK_EQ(s->army_mod[0], bar_army_morale_modifier(&x->ch, lv0, 6 - 1));
+    CHECK_EQ(s->army_mod[1], bar_army_morale_modifier(&x->ch, lv1, 7 - 1 - cr));
+    CHECK_EQ(s->cr_used[1], cr);
+    CHECK(s->sr_turn & BST_ARMY_MORALE);
+    CHECK_EQ(s->phase, BP_ACTIVATE);
+    CHECK_EQ(s->side, BAR_AMERICAN);
+    CHECK(!(s->acted[0] >> bar_oob_find_org(&x->oob, 0, "GD") & 1));   /* not activated */
+    /* B: a second '00' this turn is ignored (the Command rolls again: 35 passes) */
+    int m0 = s->army_mod[0], m1 = s->army_mod[1];
+    force(2, 0, 35);
+    CHECK_EQ(act("{\"type\":\"activate\",\"command\":\"GD\"}"), 0);
+    const mk_event *e = find_ev("special_result", NULL);
+    CHECK(e && e->rule && strstr(e->rule, "6.2a B"));
+    CHECK(find_ev("roll", "army_morale") == NULL);
+    CHECK_EQ(s->army_mod[0], m0);
+    CHECK_EQ(s->army_mod[1], m1);
+    /* next turn, the same hour: Clinton has no Command Rating left (A) */
+    two_commands(1);
+    place("HC", "E3020", BAR_FM_LINE, 270);
+    s->loss[0] = s->loss[1] = 60;
+    s->cr_used[1] = (int8_t)cr;
+    s->army_mod[0] = 8;
+    force(3, 0, 0, 7);   /* the American die a natural 0: C */
+    CHECK_EQ(act("{\"type\":\"activate\",\"command\":\"GD\"}"), 0);
+    CHECK_EQ(s->army_mod[0], 3);
+    CHECK_EQ(s->army_mod[1], bar_army_morale_modifier(&x->ch, lv1, 7 - 1));
+    s->army_mod[0] = 2;   /* not below 0 */
+    s->sr_turn = 0;
+    force(3, 0, 0, 7);
+    CHECK_EQ(act("{\"type\":\"activate\",\"command\":\"GD\"}"), 0);
+    CHECK_EQ(s->army_mod[0], 0);
+    /* A: a side below every loss level makes no check */
+    two_commands(0);
+    s->loss[0] = s->loss[1] = 0;
+    force(2, 0, 35);
+    CHECK_EQ(act("{\"type\":\"activate\",\"command\":\"GD\"}"), 0);
+    CHECK(find_ev("roll", "army_morale") == NULL);
+}
+
+/* 6.2b: Leader Lapse: the Army Leader traces no LOC, so a Command Leader
+ * next to him rolls for Initiative; rolled again the same turn, he
+ * functions normally (B); and the hourly Army Morale Check has no Command
+ * Rating from him (A). */
+static void test_6_2b_leader_lapse(void)
+{
+    empty(3);
+    place("HC", "E3020", BAR_FM_LINE, 270);
+    place("HG/COR", "E3020", BAR_FM_LINE, 270);
+    place("Len/HG", "E3020", BAR_FM_LINE, 270);
+    place("5th/COR", "E1020", BAR_FM_LINE, 270);   /* far from Clinton */
+    place("63/5th", "E1020", BAR_FM_LINE, 270);
+    s->side = BAR_BRITISH;
+    int hg = bar_oob_find_org(&x->oob, BAR_BRITISH, "HG");
+    force(1, 1);   /* British 01: Leader Lapse */
+    CHECK_EQ(act("{\"type\":\"activate\",\"command\":\"5th\"}"), 0);
+    CHECK(s->sr_turn & (BST_LAPSE << BAR_BRITISH));
+    CHECK_EQ(s->phase, BP_ACTIVATE);
+    /* Kospoth is in Clinton's hex, and must roll now: 45 fails (Initiative 3 or less) */
+    CHECK(bar_leader_values_of(s, sc, pid("HG/COR")).initiative < 4);
+    force(1, 45);
+    CHECK_EQ(act("{\"type\":\"activate\",\"command\":\"HG\"}"), 0);
+    CHECK(find_ev("roll", "initiative") != NULL);
+    CHECK_EQ(s->in_command, 0);
+    CHECK(s->acted[1] >> hg & 1);
+    /* rolled again: Clinton functions normally */
+    s->phase = BP_ACTIVATE;
+    s->side = BAR_BRITISH;
+    s->acted[1] = 0;
+    force(1, 2);
+    CHECK_EQ(act("{\"type\":\"activate\",\"command\":\"5th\"}"), 0);
+    CHECK(!(s->sr_turn & (BST_LAPSE << BAR_BRITISH)));
+    force(0);
+    CHECK_EQ(act("{\"type\":\"activate\",\"command\":\"HG\"}"), 0);
+    CHECK(find_ev("roll", "initiative") == NULL);
+    CHECK(find_ev("in_command", NULL) != NULL);
+    CHECK_EQ(s->in_command, 1);
+}
+
+/* 6.2c: Confusion: the other player picks an unactivated Command of the
+ * roller; its leader rolls twice: both failed, Finished; one passed, it
+ * activates with half MPs (a quarter Disordered), no Close Combat, no
+ * Independents; both passed, without penalty; no leader on the map (B):
+ * Finished without a roll; its leader is marked for the turn (6.2). */
+static void test_6_2c_confusion(void)
+{
+    mk_action list[MK_MAX_ACTIONS];
+    int gd = bar_oob_find_org(&x->oob, 0, "GD"), jd = bar_oob_find_org(&x->oob, 0, "JD");
+    int patt = pid("Patt/GD"), jack = pid("Jack/JD");
+    two_commands(0);
+    force(1, 2);   /* American 02: Confusion */
+    CHECK_EQ(act("{\"type\":\"activate\",\"command\":\"GD\"}"), 0);
+    CHECK_EQ(s->sr, BAR_INI_CONFUSION);
+    CHECK_EQ(sc->rs->to_move(s), BAR_BRITISH);   /* the other player picks */
+    int n = nlegal(list);
+    CHECK_EQ(n, 2);   /* GD (not activated after all) and JD */
+    for (int i = 0; i < n; i++)
+        CHECK(list[i].type == BA_SPECIAL && (list[i].other == gd || list[i].other == jd));
+    force(2, 35, 45);   /* one passed */
+    CHECK_EQ(act("{\"type\":\"special_result\",\"command\":\"JD\"}"), 0);
+    CHECK_EQ(s->phase, BP_MOVE);
+    CHECK_EQ(s->org, jd);
+    CHECK_EQ(s->in_command, BIC_LIMITED);
+    CHECK(s->acted[0] >> jd & 1);
+    CHECK(!(s->acted[0] >> gd & 1));
+    CHECK_EQ(s->pc[jack].mp, x->p[jack].mp_half / 2);
+    CHECK(s->pc[pid("JD/LEE")].more & BM_CAPTURED);
+    /* no Close Combat: an enemy next to Jackson's unit */
+    char lb[MK_HEX_LABEL_MAX];
+    mk_hex_label(&sc->map.grid, mk_hex_neighbor(&sc->map.grid, hx("E2023"), 0), lb);
+    place("63/5th", lb, BAR_FM_LINE, 270);
+    CHECK_EQ(act("{\"type\":\"next\"}"), 0);
+    CHECK_EQ(act("{\"type\":\"next\"}"), 0);
+    CHECK_EQ(s->phase, BP_CC);
+    n = nlegal(list);
+    for (int i = 0; i < n; i++)
+        CHECK(list[i].type != BA_CC);
+    /* a quarter for a Disordered unit; both passed: no penalty */
+    two_commands(0);
+    s->pc[jack].status = BS_DISORDERED;
+    force(3, 3, 35, 45);
+    CHECK_EQ(act("{\"type\":\"activate\",\"command\":\"GD\"}"), 0);
+    CHECK_EQ(act("{\"type\":\"special_result\",\"command\":\"JD\"}"), 0);
+    CHECK_EQ(s->pc[jack].mp, x->p[jack].mp_half / 4);
+    two_commands(0);
+    force(3, 2, 35, 5);
+    CHECK_EQ(act("{\"type\":\"activate\",\"command\":\"GD\"}"), 0);
+    CHECK_EQ(act("{\"type\":\"special_result\",\"command\":\"GD\"}"), 0);
+    CHECK_EQ(s->in_command, 1);
+    CHECK_EQ(s->org, gd);
+    CHECK_EQ(s->pc[patt].mp, x->p[patt].mp_half);
+    /* both failed: Finished; the side chooses again */
+    two_commands(0);
+    force(3, 2, 45, 55);
+    CHECK_EQ(act("{\"type\":\"activate\",\"command\":\"GD\"}"), 0);
+    CHECK_EQ(act("{\"type\":\"special_result\",\"command\":\"JD\"}"), 0);
+    CHECK_EQ(s->phase, BP_ACTIVATE);
+    CHECK_EQ(s->side, BAR_AMERICAN);
+    CHECK(s->acted[0] >> jd & 1);
+    CHECK(!bar_org_can_activate(s, sc, 0, jd));
+    /* Jackson is marked: a second Confusion this turn cannot pick JD */
+    force(1, 2);
+    CHECK_EQ(act("{\"type\":\"activate\",\"command\":\"GD\"}"), 0);
+    n = nlegal(list);
+    CHECK_EQ(n, 1);
+    CHECK_EQ(list[0].other, gd);
+    /* B: no leader on the map: Finished, no roll */
+    two_commands(0);
+    s->pc[pid("JD/LEE")].hex = MK_NO_HEX;
+    force(1, 2);
+    CHECK_EQ(act("{\"type\":\"activate\",\"command\":\"GD\"}"), 0);
+    force(0);
+    CHECK_EQ(act("{\"type\":\"special_result\",\"command\":\"JD\"}"), 0);
+    CHECK(find_ev("roll", "initiative") == NULL);
+    CHECK(s->acted[0] >> jd & 1);
+    CHECK_EQ(s->phase, BP_ACTIVATE);
+}
+
+/* 6.2d: Free Combat: the roller picks a Command Leader and Fire or Close
+ * Combat; failing his Initiative roll there is no event; passing, his
+ * non-Disordered units in his Command Range have that combat segment and
+ * are still not activated; a Close Combat may follow a one-hex advance. */
+static void test_6_2d_free_combat(void)
+{
+    mk_action list[MK_MAX_ACTIONS];
+    int gd = bar_oob_find_org(&x->oob, 0, "GD");
+    int patt = pid("Patt/GD"), jack = pid("Jack/JD");
+    char lb[MK_HEX_LABEL_MAX];
+    two_commands(3);
+    place("Gray/GD", "E2019", BAR_FM_LINE, 90);
+    s->pc[pid("Gray/GD")].status = BS_DISORDERED;
+    mk_hex_label(&sc->map.grid, mk_hex_neighbor(&sc->map.grid, hx("E2019"), 1), lb);
+    place("63/5th", lb, BAR_FM_LINE, 270);
+    force(1, 4);   /* American 04: Free Combat */
+    CHECK_EQ(act("{\"type\":\"activate\",\"command\":\"JD\"}"), 0);
+    CHECK_EQ(s->sr, BAR_INI_FREE_COMBAT);
+    CHECK_EQ(nlegal(list), 4);   /* GD and JD, each Fire or Close */
+    /* failed: no event */
+    force(1, 55);
+    CHECK_EQ(act("{\"type\":\"special_result\",\"command\":\"GD\",\"close\":false}"), 0);
+    CHECK_EQ(s->phase, BP_ACTIVATE);
+    CHECK(!(s->pc[pid("GD/LEE")].more & BM_CAPTURED));
+    /* passed: a Fire Combat Segment for Patt, not for the Disordered Gray nor JD */
+    force(2, 4, 35);
+    CHECK_EQ(act("{\"type\":\"activate\",\"command\":\"JD\"}"), 0);
+    CHECK_EQ(act("{\"type\":\"special_result\",\"command\":\"GD\",\"close\":false}"), 0);
+    CHECK_EQ(s->phase, BP_FIRE);
+    CHECK_EQ(s->sr_mode, BSR_FIRE);
+    CHECK(s->pc[pid("GD/LEE")].more & BM_CAPTURED);
+    CHECK(bar_piece_active(s, sc, patt));
+    CHECK(!bar_piece_active(s, sc, pid("Gray/GD")));
+    CHECK(!bar_piece_active(s, sc, jack));
+    char js[160];
+    snprintf(js, sizeof js, "{\"type\":\"fire\",\"unit\":\"Patt/GD\",\"target\":\"%s\"}", lb);
+    force(0);
+    CHECK_EQ(act(js), 0);
+    CHECK(s->pc[patt].flags & BF_FIRED);
+    CHECK_EQ(act("{\"type\":\"next\"}"), 0);   /* the segment is over */
+    CHECK_EQ(s->phase, BP_ACTIVATE);
+    CHECK_EQ(s->sr_mode, BSR_NONE);
+    CHECK_EQ(s->side, BAR_AMERICAN);
+    CHECK(!(s->acted[0] >> gd & 1));
+    CHECK(bar_org_can_activate(s, sc, 0, gd));
+    /* Grayson is marked: a second Free Combat offers JD alone */
+    force(1, 4);
+    CHECK_EQ(act("{\"type\":\"activate\",\"command\":\"JD\"}"), 0);
+    CHECK_EQ(nlegal(list), 2);
+    /* Close Combat: first a one-hex advance next to an enemy, then the segment */
+    two_commands(3);
+    mk_hex far = mk_hex_neighbor(&sc->map.grid, mk_hex_neighbor(&sc->map.grid, hx("E2019"), 1), 1);
+    mk_hex_label(&sc->map.grid, far, lb);
+    place("63/5th", lb, BAR_FM_LINE, 270);
+    force(2, 4, 35);
+    CHECK_EQ(act("{\"type\":\"activate\",\"command\":\"JD\"}"), 0);
+    CHECK_EQ(act("{\"type\":\"special_result\",\"command\":\"GD\",\"close\":true}"), 0);
+    CHECK_EQ(s->phase, BP_MOVE);
+    CHECK_EQ(s->sr_mode, BSR_CLOSE);
+    int n = nlegal(list), moves = 0;
+    for (int i = 0; i < n; i++) {
+        CHECK(list[i].type == BA_MOVE || list[i].type == BA_NEXT);
+        if (list[i].type == BA_MOVE) {
+            moves++;
+            CHECK(mk_hex_distance(&sc->map.grid, list[i].path[0], far) == 1);
+        }
+    }
+    CHECK(moves >= 1);
+    int k = 0;
+    while (k < n && list[k].type != BA_MOVE)
+        k++;
+    if (k < n) {
+        mk_events_init(&ev, evs, 512);
+        CHECK_EQ(sc->rs->apply(s, sc, &list[k], &ev, NULL), 0);
+        CHECK_EQ(s->pc[list[k].unit].mp, 0);   /* one hex */
+    }
+    CHECK_EQ(act("{\"type\":\"next\"}"), 0);
+    CHECK_EQ(s->phase, BP_CC);   /* no Fire Combat Segment */
+    CHECK_EQ(act("{\"type\":\"next\"}"), 0);
+    CHECK_EQ(s->phase, BP_ACTIVATE);
+    CHECK_EQ(s->sr_mode, BSR_NONE);
+}
+
+/* 6.2e: Special Rally: a Command's units within its leader's Command
+ * Range, and the units stacked with them, recover from Disorder and then
+ * rally; always applied to the leader. */
+static void test_6_2e_special_rally(void)
+{
+    two_commands(0);
+    int patt = pid("Patt/GD"), jack = pid("Jack/JD"), va = pid("Va Bn/GD");
+    place("Jack/JD", "E2019", BAR_FM_LINE, 90);   /* stacked with Patt: JD's unit benefits */
+    place("Va Bn/GD", "E1020", BAR_FM_LINE, 90);   /* out of Grayson's range */
+    CHECK(mk_hex_distance(&sc->map.grid, hx("E1020"), hx("E2019")) > bar_leader_values_of(s, sc, pid("GD/LEE")).range);
+    s->pc[patt].status = BS_DISORDERED | BS_SHAKEN;
+    s->pc[jack].status = BS_ROUTED;
+    s->pc[va].status = BS_DISORDERED;
+    force(1, 6);   /* American 06: Special Rally */
+    CHECK_EQ(act("{\"type\":\"activate\",\"command\":\"JD\"}"), 0);
+    CHECK_EQ(s->sr, BAR_INI_SPECIAL_RALLY);
+    force(3, 99, 99, 99);   /* Patt's Disorder; then Patt's Shaken, Jack's rally */
+    CHECK_EQ(act("{\"type\":\"special_result\",\"command\":\"GD\"}"), 0);
+    CHECK_EQ(s->pc[patt].status, 0);
+    CHECK_EQ(s->pc[jack].status, BS_SHAKEN | BS_DISORDERED);
+    CHECK_EQ(s->pc[va].status, BS_DISORDERED);
+    CHECK(s->pc[pid("GD/LEE")].more & BM_CAPTURED);
+    CHECK_EQ(s->phase, BP_ACTIVATE);
+    CHECK(!(s->acted[0] >> bar_oob_find_org(&x->oob, 0, "GD") & 1));
+}
+
+/* 6.2f: Leader Initiative: a passed roll gives the Command a free
+ * Movement Segment (only), In Command, and it is still not activated. */
+static void test_6_2f_leader_initiative(void)
+{
+    two_commands(0);
+    int patt = pid("Patt/GD"), gd = bar_oob_find_org(&x->oob, 0, "GD");
+    force(1, 7);   /* American 07 */
+    CHECK_EQ(act("{\"type\":\"activate\",\"command\":\"JD\"}"), 0);
+    CHECK_EQ(s->sr, BAR_INI_LEADER_INITIATIVE);
+    force(1, 35);
+    CHECK_EQ(act("{\"type\":\"special_result\",\"command\":\"GD\"}"), 0);
+    CHECK_EQ(s->phase, BP_MOVE);
+    CHECK_EQ(s->sr_mode, BSR_MOVE);
+    CHECK_EQ(s->in_command, 1);
+    CHECK_EQ(s->pc[patt].mp, x->p[patt].mp_half);
+    CHECK(!bar_piece_active(s, sc, pid("Jack/JD")));
+    CHECK_EQ(act("{\"type\":\"face\",\"unit\":\"Patt/GD\",\"facing\":150}"), 0);
+    CHECK_EQ(act("{\"type\":\"next\"}"), 0);
+    CHECK_EQ(s->phase, BP_ACTIVATE);   /* no Fire or Close Combat Segment */
+    CHECK(!(s->acted[0] >> gd & 1));
+    CHECK(s->pc[pid("GD/LEE")].more & BM_CAPTURED);
+    /* failed: no event, no marker */
+    two_commands(0);
+    force(2, 7, 55);
+    CHECK_EQ(act("{\"type\":\"activate\",\"command\":\"JD\"}"), 0);
+    CHECK_EQ(act("{\"type\":\"special_result\",\"command\":\"GD\"}"), 0);
+    CHECK_EQ(s->phase, BP_ACTIVATE);
+    CHECK(!(s->pc[pid("GD/LEE")].more & BM_CAPTURED));
+}
+
+/* 6.2g: Battle Tempo: the End Turn marker up or down a box, the player's
+ * choice; no effect once the End box is reached. */
+static void test_6_2g_battle_tempo(void)
+{
+    mk_action list[MK_MAX_ACTIONS];
+    two_commands(0);
+    s->marker = 2;
+    force(1, 9);
+    CHECK_EQ(act("{\"type\":\"activate\",\"command\":\"GD\"}"), 0);
+    CHECK_EQ(s->sr, BAR_INI_BATTLE_TEMPO);
+    CHECK_EQ(nlegal(list), 3);
+    CHECK_EQ(act("{\"type\":\"special_result\",\"tempo\":\"down\"}"), 0);
+    CHECK_EQ(s->marker, 1);
+    CHECK_EQ(s->phase, BP_ACTIVATE);
+    force(1, 9);
+    CHECK_EQ(act("{\"type\":\"activate\",\"command\":\"GD\"}"), 0);
+    CHECK_EQ(act("{\"type\":\"special_result\",\"tempo\":\"up\"}"), 0);
+    CHECK_EQ(s->marker, 2);
+    s->marker = (int8_t)bar_end_turn_number(x->scenario, s->turn);
+    force(1, 9);
+    CHECK_EQ(act("{\"type\":\"activate\",\"command\":\"GD\"}"), 0);
+    CHECK_EQ(s->sr, -1);
+    CHECK(find_ev("special_result", NULL) != NULL);
+    CHECK_EQ(s->marker, bar_end_turn_number(x->scenario, s->turn));
+}
+
+/* 6.2: the CAPTURED markers go in the Rally Segment (the end of the turn). */
+static void test_6_2_markers_removed(void)
+{
+    two_commands(0);
+    s->pc[pid("GD/LEE")].more |= BM_CAPTURED;
+    s->pc[pid("JD/LEE")].more |= BM_CAPTURED;
+    s->acted[0] = ~0ull;   /* nothing left to do: the turn ends */
+    s->acted[1] = ~0ull;
+    s->phase = BP_CC;
+    s->org = (int16_t)bar_oob_find_org(&x->oob, 0, "GD");
+    force(0);
+    CHECK_EQ(act("{\"type\":\"next\"}"), 0);
+    CHECK(find_ev("turn_end", NULL) != NULL);
+    CHECK(!(s->pc[pid("GD/LEE")].more & BM_CAPTURED));
+    CHECK(!(s->pc[pid("JD/LEE")].more & BM_CAPTURED));
+}
+
+/* 2.8 E: a Shaken/Disordered unit failing a Heat check spends no MPs in
+ * its next activation, then moves again. */
+static void test_2_8e_heat_no_mp(void)
+{
+    empty(6);   /* Noon: Heat */
+    int u = pid("Patt/GD");
+    place("GD/LEE", "E2019", BAR_FM_LINE, 90);
+    place("Patt/GD", "E2019", BAR_FM_ATTACK_COLUMN, 90);
+    s->pc[u].status = BS_SHAKEN | BS_DISORDERED;
+    s->side = BAR_AMERICAN;
+    force(1, 35);
+    CHECK_EQ(act("{\"type\":\"activate\",\"command\":\"GD\"}"), 0);
+    CHECK(s->pc[u].mp > 0);
+    s->pc[u].spent = 3;
+    force(1, 0);   /* fails */
+    CHECK_EQ(act("{\"type\":\"next\"}"), 0);
+    CHECK(find_ev("no_mp_next_activation", NULL) != NULL);
+    CHECK(s->pc[u].more & BM_NO_MP);
+    CHECK(!(s->pc[u].status & BS_ROUTED));
+    /* the next activation: no MPs */
+    s->phase = BP_ACTIVATE;
+    s->side = BAR_AMERICAN;
+    s->acted[0] = 0;
+    force(1, 35);
+    CHECK_EQ(act("{\"type\":\"activate\",\"command\":\"GD\"}"), 0);
+    CHECK_EQ(s->pc[u].mp, 0);
+    CHECK(!(s->pc[u].more & BM_NO_MP));
+    /* and the one after: its MPs again (Out of Command or not) */
+    s->phase = BP_ACTIVATE;
+    s->acted[0] = 0;
+    force(1, 35);
+    CHECK_EQ(act("{\"type\":\"activate\",\"command\":\"GD\"}"), 0);
+    CHECK(s->pc[u].mp > 0);
+    /* a unit only Disordered that fails becomes Shaken/Disordered, no marker */
+    empty(6);
+    place("GD/LEE", "E2019", BAR_FM_LINE, 90);
+    place("Patt/GD", "E2019", BAR_FM_ATTACK_COLUMN, 90);
+    s->pc[u].status = BS_DISORDERED;
+    s->side = BAR_AMERICAN;
+    force(1, 35);
+    CHECK_EQ(act("{\"type\":\"activate\",\"command\":\"GD\"}"), 0);
+    s->pc[u].spent = 3;
+    force(1, 0);
+    CHECK_EQ(act("{\"type\":\"next\"}"), 0);
+    CHECK(!(s->pc[u].more & BM_NO_MP));
+}
+
+int main(void)
+{
+    if (!bar_fixture_load())
+        return check_done("test_bar_command");
+    CHECK(sizeof(bar_state) <= 4096);
+    test_6_2a_army_morale();
+    test_6_2b_leader_lapse();
+    test_6_2c_confusion();
+    test_6_2d_free_combat();
+    test_6_2e_special_rally();
+    test_6_2f_leader_initiative();
+    test_6_2g_battle_tempo();
+    test_6_2_markers_removed();
+    test_2_8e_heat_no_mp();
+    mk_scenario_free(sc);
+    return check_done("test_bar_command");
+}
