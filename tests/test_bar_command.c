@@ -424,6 +424,114 @@ static void test_2_8e_heat_no_mp(void)
     CHECK(!(s->pc[u].more & BM_NO_MP));
 }
 
+
+/* n steps west of h (south-west and north-west in turn) */
+static mk_hex west(mk_hex h, int n)
+{
+    for (int k = 0; k < n; k++) {
+        mk_hex a = mk_hex_neighbor(&sc->map.grid, h, 3), b = mk_hex_neighbor(&sc->map.grid, h, 4);
+        mk_hex w = k & 1 ? b : a;
+        h = w != MK_NO_HEX ? w : a != MK_NO_HEX ? a : b;
+    }
+    return h;
+}
+
+static void place_at(const char *id, mk_hex h, int facing)
+{
+    char lb[MK_HEX_LABEL_MAX];
+    mk_hex_label(&sc->map.grid, h, lb);
+    place(id, lb, BAR_FM_LINE, facing);
+}
+
+/* 4.2a C: a killed British Wing Leader is succeeded by the most senior
+ * available Command Leader of his Wing, who heads the Wing (the Line of
+ * Command through him, 7.4) and a Detachment his predecessor headed. */
+static void test_4_2a_c_wing_succession(void)
+{
+    empty(3);
+    int hc = pid("HC"), cor = pid("COR/HC"), gds = pid("Gds/COR"), l5 = pid("5th/COR"), grey = pid("3rd/COR");
+    int wing = bar_oob_find_org(&x->oob, BAR_BRITISH, "COR");
+    mk_hex home = hx("E3020");
+    int hr = bar_leader_values_of(s, sc, hc).range, mr = bar_leader_values_of(s, sc, gds).range;
+    place("HC", "E3020", BAR_FM_LINE, 270);
+    place_at("COR/HC", west(home, 1), 270);
+    mk_hex mh = west(home, hr), lh = west(home, hr + mr);
+    CHECK_EQ(mk_hex_distance(&sc->map.grid, home, mh), hr);
+    CHECK_EQ(mk_hex_distance(&sc->map.grid, mh, lh), mr);
+    CHECK(mk_hex_distance(&sc->map.grid, home, lh) > hr);
+    place_at("Gds/COR", mh, 270);
+    place_at("5th/COR", lh, 270);
+    place_at("63/5th", lh, 270);
+    place("HG/COR", "E3020", BAR_FM_LINE, 270);
+    s->pc[grey].hex = MK_NO_HEX;   /* Grey, more senior, is wounded */
+    s->pc[grey].flags = BF_ON;
+    s->pc[grey].wounded = 2;
+    s->det[BAR_BRITISH] = (int16_t)cor;
+    CHECK_EQ(bar_wing_of(s, sc, cor), wing);
+    CHECK_EQ(bar_wing_of(s, sc, gds), -1);
+    mk_events_init(&ev, evs, 512);
+    force(0);
+    bar_leader_hit(s, sc, cor, true, &ev);
+    const mk_event *e = find_ev("wing_leader", NULL);
+    CHECK(e && e->unit == gds && e->other == cor && e->rule && strstr(e->rule, "4.2a C"));
+    CHECK_EQ(bar_wing_of(s, sc, gds), wing);
+    CHECK_EQ(s->det[BAR_BRITISH], gds);   /* the Detachment is his */
+    /* Leslie, out of Clinton's range, within Mathew's: no roll */
+    s->det[BAR_BRITISH] = -1;
+    s->side = BAR_BRITISH;
+    force(0);
+    CHECK_EQ(act("{\"type\":\"activate\",\"command\":\"5th\"}"), 0);
+    CHECK(find_ev("roll", "initiative") == NULL);
+    e = find_ev("in_command", NULL);
+    CHECK(e && e->other == gds);
+    /* Mathew killed too: Leslie (Kospoth is junior) */
+    mk_events_init(&ev, evs, 512);
+    bar_leader_hit(s, sc, gds, true, &ev);
+    e = find_ev("wing_leader", NULL);
+    CHECK(e && e->unit == l5);
+    CHECK_EQ(bar_wing_of(s, sc, l5), wing);
+    CHECK_EQ(bar_wing_of(s, sc, gds), -1);
+}
+
+/* 3.2a C: an American Wing/Detachment Leader who is killed, or who becomes
+ * the Army Leader, is succeeded by the most senior available Special or
+ * Command Leader of his Wing; Special Leaders are not replaced. */
+static void test_3_2a_c_wing_succession(void)
+{
+    empty(0);
+    int lee = pid("LEE/GW"), laf = pid("LAF/LEE"), max = pid("NJB/LEE"), way = pid("WAY/LEE");
+    int wing = bar_oob_find_org(&x->oob, BAR_AMERICAN, "LEE");
+    place("LEE/GW", "E1525", BAR_FM_LINE, 90);
+    place("LAF/LEE", "E1526", BAR_FM_LINE, 90);
+    place("NJB/LEE", "E1527", BAR_FM_LINE, 90);
+    place("WAY/LEE", "E2024", BAR_FM_LINE, 90);
+    CHECK_EQ(s->army[BAR_AMERICAN], lee);
+    CHECK_EQ(bar_wing_of(s, sc, lee), wing);
+    mk_events_init(&ev, evs, 512);
+    force(0);
+    bar_leader_hit(s, sc, lee, true, &ev);
+    CHECK_EQ(s->army[BAR_AMERICAN], laf);   /* 3.2a B: the most senior */
+    CHECK_EQ(bar_wing_of(s, sc, laf), -1);  /* the Army Leader left the Wing */
+    CHECK_EQ(bar_wing_of(s, sc, max), wing);   /* Maxwell is senior to Wayne */
+    /* without Maxwell: Wayne, a Special Leader */
+    empty(0);
+    place("LEE/GW", "E1525", BAR_FM_LINE, 90);
+    place("LAF/LEE", "E1526", BAR_FM_LINE, 90);
+    place("WAY/LEE", "E2024", BAR_FM_LINE, 90);
+    mk_events_init(&ev, evs, 512);
+    bar_leader_hit(s, sc, lee, true, &ev);
+    CHECK_EQ(bar_wing_of(s, sc, way), wing);
+    /* Wayne killed: the Wing passes on (none left: no leader), Wayne is not replaced */
+    mk_events_init(&ev, evs, 512);
+    bar_leader_hit(s, sc, way, true, &ev);
+    const mk_event *e = find_ev("wing_leader", NULL);
+    CHECK(e && e->unit == -1 && e->other == way);
+    CHECK(find_ev("replacement", NULL) == NULL);
+    CHECK(s->pc[way].flags & BF_ELIM);
+    for (int k = 0; k < BAR_MAX_SUCC; k++)
+        CHECK(s->succ_wing[k] < 0);
+}
+
 int main(void)
 {
     if (!bar_fixture_load())
@@ -438,6 +546,8 @@ int main(void)
     test_6_2g_battle_tempo();
     test_6_2_markers_removed();
     test_2_8e_heat_no_mp();
+    test_4_2a_c_wing_succession();
+    test_3_2a_c_wing_succession();
     mk_scenario_free(sc);
     return check_done("test_bar_command");
 }

@@ -202,6 +202,11 @@ typedef struct bar_state {
     int8_t sr_mode;
     uint8_t sr_turn;
     int8_t cr_used[2];
+    /* 3.2a C, 4.2a C: leaders who succeeded a Wing/Detachment Leader: the
+     * piece, and the Wing (oob org) he heads; succ_wing -1: a free slot */
+#define BAR_MAX_SUCC 4
+    int8_t succ_wing[BAR_MAX_SUCC];
+    int16_t succ[BAR_MAX_SUCC];
     int8_t winner;         /* when over */
     int8_t level;          /* bar_level */
     bar_pc pc[BAR_MAX_PIECES];
@@ -293,6 +298,7 @@ bar_lv bar_leader_values_of(const bar_state *s, const mk_scenario *sc, int l);
 int bar_army_leader(const bar_state *s, int side);
 void bar_command_init(bar_state *s, const mk_scenario *sc);
 void bar_leader_hit(bar_state *s, const mk_scenario *sc, int l, bool killed, mk_events *ev);
+int bar_wing_of(const bar_state *s, const mk_scenario *sc, int l);
 bool bar_lee_commands(const bar_state *s, const mk_scenario *sc, int org);
 int bar_lee_activation(bar_state *s, const mk_scenario *sc, int org, mk_events *ev);
 void bar_lee_ooc_penalty(bar_state *s, const mk_scenario *sc, int org, mk_events *ev);

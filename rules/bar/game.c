@@ -675,6 +675,8 @@ static int init(void *st, const mk_scenario *sc, uint64_t options, uint64_t seed
     s->rb_unit = -1;
     s->of_unit = -1;
     s->sr = -1;
+    for (int k = 0; k < BAR_MAX_SUCC; k++)
+        s->succ_wing[k] = -1;
     s->det[0] = s->det[1] = -1;
     for (int i = 0; i < sc->nunits; i++) {
         bar_pc *p = &s->pc[i];

@@ -86,7 +86,7 @@ static bool may_detach(const bar_state *s, const mk_scenario *sc, int side, int 
         return false;
     if (side == BAR_AMERICAN && bar_lee_commands(s, sc, -2))
         return false;   /* Lee's Detachment is in play */
-    bool wing = p->role == BAR_LR_WING || p->role == BAR_LR_DETACHMENT ||
+    bool wing = bar_wing_of(s, sc, w) >= 0 ||   /* (3.3: "or their replacements", 3.2a C) */
                 (side == BAR_AMERICAN && p->role == BAR_LR_SPECIAL &&
                  (w == x->pc_way || w == x->pc_ste));
     return wing && mk_hex_distance(&sc->map.grid, s->pc[w].hex, s->pc[army].hex) >
@@ -238,7 +238,8 @@ static int in_army_loc(const bar_state *s, const mk_scenario *sc, int org, int l
     const mk_grid *g = &sc->map.grid;
     int side = x->oob.org[org].side, army = bar_army_leader(s, side);
     int det = s->det[side];   /* 3.3, 4.3: a Detachment traces to its own leader */
-    if (det >= 0 && leader_ready(s, det) && leader_ready(s, l) && org_under(&x->oob, org, x->p[det].org) &&
+    int det_wing = det >= 0 && bar_wing_of(s, sc, det) >= 0 ? bar_wing_of(s, sc, det) : det >= 0 ? x->p[det].org : -1;
+    if (det >= 0 && leader_ready(s, det) && leader_ready(s, l) && org_under(&x->oob, org, det_wing) &&
         mk_hex_distance(g, s->pc[l].hex, s->pc[det].hex) <= bar_leader_values_of(s, sc, det).range)
         return det;
     if (!leader_ready(s, army) || !leader_ready(s, l))
@@ -255,8 +256,8 @@ static int in_army_loc(const bar_state *s, const mk_scenario *sc, int org, int l
             mk_hex_distance(g, s->pc[w].hex, s->pc[army].hex) > range ||
             mk_hex_distance(g, s->pc[l].hex, s->pc[w].hex) > bar_leader_values_of(s, sc, w).range)
             continue;
-        bool wing = (p->role == BAR_LR_WING || p->role == BAR_LR_DETACHMENT) && p->org >= 0 &&
-                    org_under(&x->oob, org, p->org);
+        int wg = bar_wing_of(s, sc, w);   /* a Wing Leader, or his successor (3.2a C, 4.2a C) */
+        bool wing = wg >= 0 && org_under(&x->oob, org, wg);
         bool laf_ok = w == laf && x->sw_laf &&
                       (org_arrives(x, sc, org, bar_turn_of(28, 15, 0)) || !strcmp(x->oob.org[org].id, "NJB"));
         bool ste_ok = w == ste && x->sw_ste &&
