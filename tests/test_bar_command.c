@@ -532,6 +532,51 @@ static void test_3_2a_c_wing_succession(void)
         CHECK(s->succ_wing[k] < 0);
 }
 
+/* 7.4a I: a Loyalist Corps unit activating with a Command is In Command
+ * only on its own Initiative roll, even in its Command Leader's LOC;
+ * other Independents need none. */
+static void test_7_4a_i_loyalist_initiative(void)
+{
+    if (!use_scenario("4-general-engagement"))
+        return;
+    for (int pass = 0; pass < 2; pass++) {
+        empty(3);
+        int voi = pid("VoI/LC"), grant = pid("1st/KNY");
+        place("HC", "E3020", BAR_FM_LINE, 270);   /* Grant in Clinton's range: no roll of his */
+        place("1st/KNY", "E3020", BAR_FM_LINE, 270);
+        place("4/1st", "E3020", BAR_FM_LINE, 270);
+        place("VoI/LC", "E3120", BAR_FM_LINE, 270);
+        s->side = BAR_BRITISH;
+        int ini = bar_leader_values_of(s, sc, grant).initiative;
+        CHECK(ini < 9);
+        CHECK(x->p[voi].independent);
+        force(1, pass ? ini * 10 : (ini + 1) * 10);
+        CHECK_EQ(act("{\"type\":\"activate\",\"command\":\"1st\"}"), 0);
+        CHECK_EQ(s->in_command, 1);
+        const mk_event *e = find_ev("roll", "loyalist_initiative");
+        CHECK(e && e->unit == voi && e->need == ini && e->passed == pass);
+        CHECK(bar_piece_active(s, sc, voi));
+        CHECK_EQ(s->pc[voi].mp, pass ? x->p[voi].mp_half : x->p[voi].mp_half * x->se.ooc_mp_pct / 100);
+        CHECK_EQ((s->pc[voi].flags & BF_OOC) != 0, !pass);
+        CHECK_EQ(s->pc[pid("4/1st")].mp, x->p[pid("4/1st")].mp_half);   /* the Command's own units: In Command */
+    }
+    /* passing, it is In Command even when its Command is not */
+    empty(3);
+    int voi = pid("VoI/LC"), grant = pid("1st/KNY");
+    place("1st/KNY", "E3020", BAR_FM_LINE, 270);
+    place("4/1st", "E3020", BAR_FM_LINE, 270);
+    place("VoI/LC", "E3120", BAR_FM_LINE, 270);
+    s->side = BAR_BRITISH;
+    int ini = bar_leader_values_of(s, sc, grant).initiative;
+    force(2, 99, ini * 10);   /* Grant fails, Volunteers of Ireland pass */
+    CHECK_EQ(act("{\"type\":\"activate\",\"command\":\"1st\"}"), 0);
+    CHECK_EQ(s->in_command, 0);
+    CHECK(s->pc[pid("4/1st")].flags & BF_OOC);
+    CHECK(!(s->pc[voi].flags & BF_OOC));
+    CHECK_EQ(s->pc[voi].mp, x->p[voi].mp_half);
+    back_to_scenario_1();
+}
+
 int main(void)
 {
     if (!bar_fixture_load())
@@ -548,6 +593,7 @@ int main(void)
     test_2_8e_heat_no_mp();
     test_4_2a_c_wing_succession();
     test_3_2a_c_wing_succession();
+    test_7_4a_i_loyalist_initiative();
     mk_scenario_free(sc);
     return check_done("test_bar_command");
 }

@@ -85,6 +85,7 @@ typedef struct bar_ext {
     bool sw_clinton, sw_lee, sw_laf, sw_ste, sw_nj, sw_exit_west, sw_off_map, sw_det[2];
     int sw_guard_turn, sw_relief_turn;   /* turns, -1 none */
     int16_t pc_lee, pc_gw, pc_way, pc_laf, pc_ste;   /* pieces, -1 if absent */
+    int16_t org_lc;            /* 7.4a I: the Loyalist Corps (oob org), -1 */
     /* evaluate.c's tables (bar_eval_prepare): each hex's neighbours
      * (mk_hex_neighbor's, MK_NO_HEX off the map), the distance from each
      * hex to the rally hexes and the objectives of 7.1d C, E, B and 7.3d B

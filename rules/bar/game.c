@@ -180,6 +180,7 @@ static int prepare(mk_scenario *sc, mk_error *err)
     x->pc_way = (int16_t)mk_scenario_unit(sc, "WAY/LEE");
     x->pc_laf = (int16_t)mk_scenario_unit(sc, "LAF/LEE");
     x->pc_ste = (int16_t)mk_scenario_unit(sc, "STE/GW");
+    x->org_lc = (int16_t)bar_oob_find_org(&x->oob, BAR_BRITISH, "LC");
     if (bar_map_parse(&x->map, &sc->map.grid, json_object_get(sc->json, "map"), err))
         return -1;
     x->first_turn = bar_scenario_first_turn(x->scenario);

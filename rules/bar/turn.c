@@ -163,7 +163,47 @@ static void army_morale(bar_state *s, const mk_scenario *sc, int side, bool spec
         mk_event_mod(e, -cr, "the Army Leader's Command Rating left this hour (6.2a A)");
 }
 
-static void set_activation_mp(bar_state *s, const mk_scenario *sc)
+/* Monmouth 7.4a I: a Loyalist Corps unit is In Command only when it passes
+ * an Initiative roll (Series 7.4c), even in a Command Leader's LOC. Ours:
+ * each one taking part in the activation (bar_piece_active; not one that
+ * has acted this turn) rolls at its start as a Command Leader does (the
+ * tens die of a d100 at most the activating Command Leader's Initiative;
+ * 00-09 no special result); its own roll decides, whatever the Command's;
+ * with no Command Leader on the map it is Out of Command. Bits of `in` (a
+ * piece a bit): passed; of `rolled`: an LC unit of this activation. */
+#define BAR_PIECE_WORDS ((BAR_MAX_PIECES + 63) / 64)
+static void loyalist_initiative(bar_state *s, const mk_scenario *sc, uint64_t *in, uint64_t *rolled,
+                                mk_events *ev)
+{
+    const bar_ext *x = bar_x(sc);
+    memset(in, 0, BAR_PIECE_WORDS * sizeof *in);
+    memset(rolled, 0, BAR_PIECE_WORDS * sizeof *rolled);
+    if (x->org_lc < 0 || s->sr_mode)
+        return;   /* (a special segment of 6.2d-f is no activation: ours) */
+    int l = bar_org_leader(sc, s->org);
+    for (int i = 0; i < s->npieces && i < BAR_MAX_PIECES; i++) {
+        if (x->p[i].org != x->org_lc || bar_is_leader(&x->p[i]) || (s->pc[i].flags & BF_ACTED) ||
+            !bar_piece_active(s, sc, i))
+            continue;
+        rolled[i >> 6] |= 1ull << (i & 63);
+        if (!leader_ready(s, l))
+            continue;
+        int roll = mk_rng_d100(&s->head.rng);
+        mk_event *e = bar_ev(ev, "roll", "Monmouth 7.4a I (Series 7.4c)");
+        e->purpose = "loyalist_initiative";
+        e->unit = (int16_t)i;
+        e->other = (int16_t)l;
+        e->die = 100;
+        e->value = (int16_t)roll;
+        e->need = (int16_t)bar_leader_values_of(s, sc, l).initiative;
+        e->passed = roll / 10 <= e->need;
+        if (e->passed)
+            in[i >> 6] |= 1ull << (i & 63);
+    }
+}
+
+/* The activation's MPs; lc_in, lc_rolled: loyalist_initiative's (NULL: none). */
+static void set_activation_mp(bar_state *s, const mk_scenario *sc, const uint64_t *lc_in, const uint64_t *lc_rolled)
 {
     const bar_ext *x = bar_x(sc);
     bool limits = x->initial_limits && !s->limits_off &&
@@ -179,7 +219,10 @@ static void set_activation_mp(bar_state *s, const mk_scenario *sc)
             continue;
         const bar_pinfo *pi = &x->p[i];
         int mp = bar_is_leader(pi) ? x->se.leader_mp_half : pi->mp_half;
-        if (!bar_is_leader(pi) && !s->in_command && !(p->status & BS_ROUTED)) {
+        bool in = s->in_command;
+        if (lc_rolled && i < BAR_MAX_PIECES && (lc_rolled[i >> 6] >> (i & 63) & 1))
+            in = lc_in[i >> 6] >> (i & 63) & 1;   /* 7.4a I */
+        if (!bar_is_leader(pi) && !in && !(p->status & BS_ROUTED)) {
             mp = mp * x->se.ooc_mp_pct / 100;
             p->flags |= BF_OOC;
         }
@@ -486,7 +529,9 @@ int bar_apply_activate(bar_state *s, const mk_scenario *sc, const mk_action *a, 
         r->passed = s->in_command;
     }
     s->phase = BP_MOVE;
-    set_activation_mp(s, sc);
+    uint64_t lc_in[BAR_PIECE_WORDS], lc_rolled[BAR_PIECE_WORDS];
+    loyalist_initiative(s, sc, lc_in, lc_rolled, ev);
+    set_activation_mp(s, sc, lc_in, lc_rolled);
     if (lee && !s->in_command && leader_ready(s, l))
         bar_lee_ooc_penalty(s, sc, org, ev);   /* 3.2b G iv */
     (void)err;
@@ -604,7 +649,9 @@ int bar_apply_special(bar_state *s, const mk_scenario *sc, const mk_action *a, m
         s->nsnipe = 0;
         s->nof = 0;
         s->phase = BP_MOVE;
-        set_activation_mp(s, sc);
+        uint64_t lc_in[BAR_PIECE_WORDS], lc_rolled[BAR_PIECE_WORDS];
+        loyalist_initiative(s, sc, lc_in, lc_rolled, ev);
+        set_activation_mp(s, sc, lc_in, lc_rolled);
         return 0;
     }
     case BAR_INI_SPECIAL_RALLY:   /* 6.2e B: always applied to the leader */
@@ -627,7 +674,7 @@ int bar_apply_special(bar_state *s, const mk_scenario *sc, const mk_action *a, m
                                                                 : BSR_FIRE);
         e->purpose = s->sr_mode == BSR_MOVE ? "movement" : s->sr_mode == BSR_CLOSE ? "close_combat" : "fire";
         s->phase = BP_MOVE;   /* set_activation_mp asks bar_piece_active, which needs an acting phase */
-        set_activation_mp(s, sc);
+        set_activation_mp(s, sc, NULL, NULL);
         if (s->sr_mode == BSR_FIRE)
             s->phase = BP_FIRE;
         return 0;
