@@ -577,6 +577,76 @@ static void test_7_4a_i_loyalist_initiative(void)
     back_to_scenario_1();
 }
 
+/* 7.1a C (the option bar.7.1a.C): Morgan's Command set up within 4 hexes
+ * of E1535 and not subject to 3.2b G; the British up to 25 SPs of Flank
+ * Guards and Jaeger Corps within 6 hexes of Clinton; without the option
+ * those pieces are out of play. */
+static void test_7_1a_c_morgan_variant(void)
+{
+    int mor = pid("MOR"), rb = pid("RB/MOR"), hc = pid("HC"), lee = pid("LEE/GW");
+    CHECK(mor >= 0 && rb >= 0);
+    if (mor < 0 || rb < 0)
+        return;
+    CHECK_EQ(x->p[rb].variant, 1);
+    CHECK_EQ(x->p[hc].variant, 0);
+    /* without the option */
+    memset(s, 0, sizeof *s);
+    mk_events_init(&ev, evs, 512);
+    CHECK_EQ(sc->rs->init(s, sc, 0, 7, &ev, NULL), 0);
+    int british = 0;
+    for (int i = 0; i < s->npieces; i++)
+        if (x->p[i].variant) {
+            CHECK(s->pc[i].hex == MK_NO_HEX);
+            CHECK(s->pc[i].more & BM_OUT);
+            british += x->p[i].side == BAR_BRITISH;
+        }
+    CHECK(british > 0);
+    CHECK(!bar_org_can_activate(s, sc, BAR_AMERICAN, bar_oob_find_org(&x->oob, 0, "MOR")));
+    /* with it */
+    memset(s, 0, sizeof *s);
+    mk_events_init(&ev, evs, 512);
+    CHECK_EQ(sc->rs->init(s, sc, 1, 7, &ev, NULL), 0);
+    int sps = 0;
+    for (int i = 0; i < s->npieces; i++) {
+        if (!x->p[i].variant)
+            continue;
+        CHECK(s->pc[i].hex != MK_NO_HEX);
+        CHECK(!(s->pc[i].more & BM_OUT));
+        if (x->p[i].side == BAR_AMERICAN) {
+            CHECK(mk_hex_distance(&sc->map.grid, s->pc[i].hex, hx("E1535")) <= 4);
+        } else {
+            CHECK(mk_hex_distance(&sc->map.grid, s->pc[i].hex, s->pc[hc].hex) <= 6);
+            sps += x->p[i].sp;
+        }
+    }
+    CHECK(sps > 0 && sps <= 25);
+    /* not subject to 3.2b G: no Lee's range roll, no iv penalty */
+    empty(0);
+    place("LEE/GW", "E1525", BAR_FM_LINE, 90);
+    place("MOR", "E1535", BAR_FM_LINE, 90);
+    place("RB/MOR", "E1535", BAR_FM_SKIRMISH, 90);
+    CHECK(mk_hex_distance(&sc->map.grid, hx("E1525"), hx("E1535")) > bar_leader_values_of(s, sc, lee).range);
+    s->side = BAR_AMERICAN;
+    force(2, 99, 0);   /* Morgan fails; (a die the iv penalty would take) */
+    CHECK_EQ(act("{\"type\":\"activate\",\"command\":\"MOR\"}"), 0);
+    CHECK(find_ev("roll", "lee_command_range") == NULL);
+    for (int k = 0; k < ev.n; k++)   /* no 3.2b G iv roll */
+        CHECK(!ev.ev[k].rule || !strstr(ev.ev[k].rule, "3.2b G"));
+    const mk_event *e = find_ev("roll", "initiative");
+    CHECK(e && e->unit == mor && e->passed == 0);
+    CHECK_EQ(s->pc[rb].mp, x->p[rb].mp_half * x->se.ooc_mp_pct / 100);
+    /* within Lee's Command Range (he is the Army Leader): In Command */
+    empty(0);
+    place("LEE/GW", "E1525", BAR_FM_LINE, 90);
+    place("MOR", "E1526", BAR_FM_LINE, 90);
+    place("RB/MOR", "E1526", BAR_FM_SKIRMISH, 90);
+    s->side = BAR_AMERICAN;
+    force(0);
+    CHECK_EQ(act("{\"type\":\"activate\",\"command\":\"MOR\"}"), 0);
+    CHECK_EQ(s->in_command, 1);
+    CHECK(find_ev("roll", NULL) == NULL);
+}
+
 int main(void)
 {
     if (!bar_fixture_load())
@@ -594,6 +664,7 @@ int main(void)
     test_4_2a_c_wing_succession();
     test_3_2a_c_wing_succession();
     test_7_4a_i_loyalist_initiative();
+    test_7_1a_c_morgan_variant();
     mk_scenario_free(sc);
     return check_done("test_bar_command");
 }

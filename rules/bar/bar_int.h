@@ -52,6 +52,7 @@ typedef struct bar_pinfo {
     int8_t side, kind, type, fire_row, nation;
     int8_t sp, er, cv, mp_half;
     bool skirmish, independent;
+    int8_t variant;            /* 7.1a C: 1, a piece of the optional variant (option bar.7.1a.C) */
     int16_t org;               /* the Command it activates with (oob org), -1 */
     int16_t arrive;            /* turn index of arrival; -1: on the map at set-up */
     int16_t entry;             /* entry hex of a reinforcement */
@@ -147,6 +148,7 @@ enum {
     BM_CAPTURED = 1 << 5,  /* a Command Leader: an asterisked Initiative special result was applied to
                             * him this turn (Monmouth 6.2, the 'CAPTURED' marker of 6.2c-f) */
     BM_NO_MP = 1 << 6,     /* 2.8 E: failed a Heat check Shaken/Disordered: no MPs next activation */
+    BM_OUT = 1 << 7,       /* not in play: a piece of a variant the game does not use (7.1a C) */
 };
 
 /* Phases. */

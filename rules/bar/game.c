@@ -273,6 +273,10 @@ static int prepare(mk_scenario *sc, mk_error *err)
             if (sc->units[i].mp)
                 p->mp_half = (int8_t)(2 * sc->units[i].mp);
         }
+        json_t *vr = json_object_get(u, "variant");
+        if (vr && (!json_is_integer(vr) || json_integer_value(vr) != 1))
+            return fail(err, "%s: %s.variant: 1 (the scenario's variant, 7.1a C) needed", sc->source, path);
+        p->variant = (int8_t)(vr ? 1 : 0);
         json_t *f = json_object_get(u, "formation");
         p->form0 = (int8_t)(p->kind == BK_LEADER ? BAR_FM_LINE
                             : f                  ? form_of(json_string_value(f))
@@ -662,6 +666,11 @@ void bar_leader_check(bar_state *s, const mk_scenario *sc, mk_hex h, int natural
 
 /* --- the hooks ------------------------------------------------------------- */
 
+/* Optional rules (bit i of the options is bar_options[i]). */
+static const mk_option bar_options[] = {
+    {"bar.7.1a.C", "Monmouth 7.1a C: Morgan's Command joins Lee's Detachment; British Flank Guards/Jaeger (scenario 1)"},
+};
+
 static int init(void *st, const mk_scenario *sc, uint64_t options, uint64_t seed, mk_events *ev,
                 mk_error *err)
 {
@@ -669,6 +678,12 @@ static int init(void *st, const mk_scenario *sc, uint64_t options, uint64_t seed
     const bar_ext *x = bar_x(sc);
     if (!x)
         return mk_error_set(err, "scenario_invalid", "%s: not prepared", sc->source);
+    bool variant = options & 1, any = false;   /* bar_options[0]: Monmouth 7.1a C */
+    for (int i = 0; i < sc->nunits; i++)
+        any |= x->p[i].variant != 0;
+    if (variant && !any)
+        return mk_error_set(err, "bad_arg", "%s: option %s: the scenario has no such variant", sc->source,
+                            bar_options[0].id);
     mk_rng_seed(&s->head.rng, seed);
     s->npieces = (int16_t)sc->nunits;
     s->turn = (int16_t)x->first_turn;
@@ -685,6 +700,10 @@ static int init(void *st, const mk_scenario *sc, uint64_t options, uint64_t seed
         p->sp = x->p[i].sp;
         p->form = (uint8_t)x->p[i].form0;
         p->facing = (uint8_t)x->p[i].face0;
+        if (x->p[i].variant && !variant) {   /* 7.1a C: out of play */
+            p->hex = MK_NO_HEX;
+            p->more |= BM_OUT;
+        }
         if (p->hex != MK_NO_HEX)
             p->flags |= BF_ON;
     }
@@ -1323,8 +1342,8 @@ const mk_ruleset mk_bar_ruleset = {
     .nterrains = BAR_NTERRAIN,
     .kinds = bar_kind_names,
     .nkinds = BK_COUNT,
-    .options = NULL,
-    .noptions = 0,
+    .options = bar_options,
+    .noptions = (int)(sizeof bar_options / sizeof bar_options[0]),
     .check_scenario = check_scenario,
     .prepare = prepare,
     .release = release,
