@@ -647,6 +647,155 @@ static void test_7_1a_c_morgan_variant(void)
     CHECK(find_ev("roll", NULL) == NULL);
 }
 
+static bool listed_exit(int unit, int flags)
+{
+    mk_action list[MK_MAX_ACTIONS];
+    int n = sc->rs->legal(s, sc, list, MK_MAX_ACTIONS);
+    for (int i = 0; i < n; i++)
+        if (list[i].type == BA_EXIT && list[i].unit == unit && list[i].flags == flags)
+            return true;
+    return false;
+}
+
+/* 7.4a G-H (scenario 4): an Advanced Corps unit may leave within 20 hexes
+ * of W0201 before any Night turn; in a Night or Moonlit Army Morale Check
+ * Phase it is reorganized (Good Order; an SP back on a die at most its
+ * losses), once; from 5:00 AM 29 June it comes back at W0201 in Good Order
+ * and its Command traces its LOC through von Steuben. */
+static void test_7_4a_gh_advanced_corps(void)
+{
+    if (!use_scenario("4-general-engagement"))
+        return;
+    int patt = pid("Patt/GD"), gd = bar_oob_find_org(&x->oob, BAR_AMERICAN, "GD");
+    empty(3);
+    place("GD/LEE", "W0301", BAR_FM_LINE, 90);
+    place("Patt/GD", "W0201", BAR_FM_LINE, 90);
+    place("63/5th", "E3020", BAR_FM_LINE, 270);   /* not Advanced Corps */
+    CHECK(bar_ac_member(s, sc, patt));
+    CHECK(!bar_ac_member(s, sc, pid("63/5th")));
+    s->side = BAR_AMERICAN;
+    force(1, 35);
+    CHECK_EQ(act("{\"type\":\"activate\",\"command\":\"GD\"}"), 0);
+    CHECK(listed_exit(patt, 2));
+    s->pc[patt].status = BS_ROUTED;   /* "or by Routing": any state */
+    CHECK(listed_exit(patt, 2));
+    CHECK_EQ(act("{\"type\":\"exit\",\"unit\":\"Patt/GD\",\"advanced_corps\":true}"), 0);
+    CHECK(s->pc[patt].more & BM_EXITED);
+    CHECK(s->pc[patt].hex == MK_NO_HEX);
+    /* not once a Night turn has come */
+    empty(x->first_night - x->first_turn);
+    place("GD/LEE", "W0301", BAR_FM_LINE, 90);
+    place("Patt/GD", "W0201", BAR_FM_LINE, 90);
+    s->side = BAR_AMERICAN;
+    force(1, 35);
+    CHECK_EQ(act("{\"type\":\"activate\",\"command\":\"GD\"}"), 0);
+    CHECK(!listed_exit(patt, 2));
+    /* G: reorganized in a Night or Moonlit Army Morale Check Phase */
+    int t0 = -1;
+    for (int k = x->first_night; k <= x->last_turn && t0 < 0; k++)
+        if (k % 3 == 2 && (bar_light_of(k) == BAR_NIGHT || bar_light_of(k) == BAR_MOONLIT))
+            t0 = k;
+    CHECK(t0 >= 0);
+    empty(t0 - x->first_turn);
+    s->pc[patt].flags = BF_ON;
+    s->pc[patt].more = BM_EXITED;
+    s->pc[patt].sp = (int8_t)(x->p[patt].sp - 2);
+    s->pc[patt].status = BS_ROUTED | BS_SHAKEN;
+    s->loss[0] = 2;
+    s->sp_lost[0] = 2;
+    s->acted[0] = s->acted[1] = ~0ull;
+    s->phase = BP_CC;
+    s->org = (int16_t)gd;
+    force(1, 2);   /* 2 <= 2 losses: an SP back */
+    CHECK_EQ(act("{\"type\":\"next\"}"), 0);
+    const mk_event *e = find_ev("reorganized", NULL);
+    CHECK(e && e->unit == patt && e->passed == 1);
+    CHECK_EQ(s->pc[patt].sp, x->p[patt].sp - 1);
+    CHECK_EQ(s->pc[patt].status, 0);
+    CHECK_EQ(s->loss[0], 1);
+    CHECK_EQ(s->sp_lost[0], 1);
+    CHECK_EQ(s->pc[patt].back, 1);
+    /* once a game */
+    s->turn = (int16_t)t0;
+    s->acted[0] = s->acted[1] = ~0ull;
+    s->phase = BP_CC;
+    CHECK_EQ(act("{\"type\":\"next\"}"), 0);
+    CHECK(find_ev("reorganized", NULL) == NULL);
+    /* a die above the losses: no SP */
+    empty(t0 - x->first_turn);
+    s->pc[patt].flags = BF_ON;
+    s->pc[patt].more = BM_EXITED;
+    s->pc[patt].sp = (int8_t)(x->p[patt].sp - 1);
+    s->loss[0] = 1;
+    s->acted[0] = s->acted[1] = ~0ull;
+    s->phase = BP_CC;
+    force(1, 2);
+    CHECK_EQ(act("{\"type\":\"next\"}"), 0);
+    e = find_ev("reorganized", NULL);
+    CHECK(e && e->passed == 0);
+    CHECK_EQ(s->pc[patt].sp, x->p[patt].sp - 1);
+    /* H: back at W0201 from 5:00 AM 29 June, in Good Order, under von Steuben */
+    int h5 = bar_turn_of(29, 5, 0), gw = x->pc_gw, ste = pid("STE/GW");
+    for (int back = 0; back < 2; back++) {
+        empty(h5 - x->first_turn - (back ? 0 : 1));
+        s->pc[patt].flags = BF_ON;
+        s->pc[patt].more = BM_EXITED;
+        s->pc[patt].status = BS_DISORDERED;
+        s->lee_relieved = true;
+        s->army[0] = (int16_t)gw;
+        place(sc->units[gw].id, "W0805", BAR_FM_LINE, 90);
+        place("GD/LEE", "W0301", BAR_FM_LINE, 90);
+        CHECK_EQ(bar_org_can_activate(s, sc, BAR_AMERICAN, gd), back == 1);
+        if (!back)
+            continue;
+        s->side = BAR_AMERICAN;
+        force(1, 35);
+        CHECK_EQ(act("{\"type\":\"activate\",\"command\":\"GD\"}"), 0);
+        CHECK_EQ(act("{\"type\":\"enter\",\"unit\":\"Patt/GD\",\"path\":[\"W0201\"]}"), 0);
+        CHECK_EQ(s->pc[patt].hex, hx("W0201"));
+        CHECK_EQ(s->pc[patt].status, 0);
+        CHECK(!(s->pc[patt].more & BM_EXITED));
+        CHECK(s->ac_ste >> gd & 1);
+    }
+    /* the LOC through von Steuben: Grayson out of Washington's range, in von Steuben's */
+    int wr = bar_leader_values_of(s, sc, gw).range, sr = bar_leader_values_of(s, sc, ste).range;
+    mk_hex gh = hx("W0805");
+    mk_hex sh = gh, lh;
+    for (int k = 0; k < wr; k++)
+        sh = mk_hex_neighbor(&sc->map.grid, sh, 2);   /* south */
+    lh = sh;
+    for (int k = 0; k < sr; k++)
+        lh = mk_hex_neighbor(&sc->map.grid, lh, 2);
+    CHECK(sh != MK_NO_HEX && lh != MK_NO_HEX);
+    CHECK(mk_hex_distance(&sc->map.grid, gh, lh) > wr);
+    empty(h5 - x->first_turn);
+    s->lee_relieved = true;
+    s->army[0] = (int16_t)gw;
+    place(sc->units[gw].id, "W0805", BAR_FM_LINE, 90);
+    place_at("STE/GW", sh, 90);
+    place_at("GD/LEE", lh, 90);
+    place_at("Patt/GD", lh, 90);
+    s->side = BAR_AMERICAN;
+    force(1, 99);   /* a roll would fail */
+    CHECK_EQ(act("{\"type\":\"activate\",\"command\":\"GD\"}"), 0);
+    CHECK_EQ(s->in_command, 0);   /* not yet his Wing */
+    empty(h5 - x->first_turn);
+    s->lee_relieved = true;
+    s->army[0] = (int16_t)gw;
+    s->ac_ste = 1ull << gd;
+    place(sc->units[gw].id, "W0805", BAR_FM_LINE, 90);
+    place_at("STE/GW", sh, 90);
+    place_at("GD/LEE", lh, 90);
+    place_at("Patt/GD", lh, 90);
+    s->side = BAR_AMERICAN;
+    force(1, 99);
+    CHECK_EQ(act("{\"type\":\"activate\",\"command\":\"GD\"}"), 0);
+    CHECK_EQ(s->in_command, 1);
+    e = find_ev("in_command", NULL);
+    CHECK(e && e->other == ste);
+    back_to_scenario_1();
+}
+
 int main(void)
 {
     if (!bar_fixture_load())
@@ -665,6 +814,7 @@ int main(void)
     test_3_2a_c_wing_succession();
     test_7_4a_i_loyalist_initiative();
     test_7_1a_c_morgan_variant();
+    test_7_4a_gh_advanced_corps();
     mk_scenario_free(sc);
     return check_done("test_bar_command");
 }

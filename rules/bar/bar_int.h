@@ -87,6 +87,8 @@ typedef struct bar_ext {
     int sw_guard_turn, sw_relief_turn;   /* turns, -1 none */
     int16_t pc_lee, pc_gw, pc_way, pc_laf, pc_ste;   /* pieces, -1 if absent */
     int16_t org_lc;            /* 7.4a I: the Loyalist Corps (oob org), -1 */
+    int16_t org_lee;           /* 7.4a G-H: Lee's Wing, the Advanced Corps (oob org), -1 */
+    int first_night;           /* the scenario's first Night turn (last_turn + 1: none) */
     /* evaluate.c's tables (bar_eval_prepare): each hex's neighbours
      * (mk_hex_neighbor's, MK_NO_HEX off the map), the distance from each
      * hex to the rally hexes and the objectives of 7.1d C, E, B and 7.3d B
@@ -136,7 +138,8 @@ typedef struct bar_pc {
     int8_t spent;          /* half MPs spent this activation (2.7, 2.8, 4.1a B) */
     uint8_t more;          /* BM_* */
     int8_t ctr;            /* a replacement leader: his Leader Loss counter + 1 (2.4b) */
-    int16_t back;          /* 3.4c: the first turn it may re-enter */
+    int16_t back;          /* 3.4c: the first turn it may re-enter; 7.4a G: 1, an exited
+                            * Advanced Corps unit that has been reorganized */
 } bar_pc;
 bool bar_offmap_exit_hex(const mk_scenario *sc, mk_hex h);
 enum {
@@ -210,6 +213,7 @@ typedef struct bar_state {
 #define BAR_MAX_SUCC 4
     int8_t succ_wing[BAR_MAX_SUCC];
     int16_t succ[BAR_MAX_SUCC];
+    uint64_t ac_ste;       /* 7.4a H: Commands (bit per oob org) re-entered under von Steuben's Wing */
     int8_t winner;         /* when over */
     int8_t level;          /* bar_level */
     bar_pc pc[BAR_MAX_PIECES];
@@ -327,6 +331,12 @@ void bar_end_activation(bar_state *s, const mk_scenario *sc, mk_events *ev);
 void bar_result(const void *st, const mk_scenario *sc, mk_result *out);
 void bar_victory_input(const bar_state *s, const mk_scenario *sc, bar_victory_in *in);
 bool bar_org_can_activate(const bar_state *s, const mk_scenario *sc, int side, int org);
+/* 7.4a G-H (scenario 4): a piece of the Advanced Corps (Lee's Wing); may
+ * such pieces leave the map now (before any Night turn); may piece i, which
+ * left, come back now (from 5:00 AM 29 June) */
+bool bar_ac_member(const bar_state *s, const mk_scenario *sc, int i);
+bool bar_ac_exit_open(const bar_state *s, const mk_scenario *sc);
+bool bar_ac_reenters(const bar_state *s, const mk_scenario *sc, int i);
 /* 6.2: the choice an Initiative special result waits for (s->sr), and
  * the end of a special segment (6.2d, 6.2f) */
 int bar_legal_special(const bar_state *s, const mk_scenario *sc, mk_action *out, int cap);

@@ -234,6 +234,8 @@ bool bar_lee_commands(const bar_state *s, const mk_scenario *sc, int org)
         return false;
     if (org == -2)
         return true;   /* asked only whether Lee's Detachment is in play */
+    if (org >= 0 && org < 64 && (s->ac_ste >> org & 1))
+        return false;   /* 7.4a H: back under von Steuben's Wing */
     int lorg = x->p[lee].org;
     return lorg >= 0 && org != lorg && org_under(&x->oob, org, lorg) &&
            x->oob.org[org].side == BAR_AMERICAN;

@@ -181,10 +181,15 @@ static int prepare(mk_scenario *sc, mk_error *err)
     x->pc_laf = (int16_t)mk_scenario_unit(sc, "LAF/LEE");
     x->pc_ste = (int16_t)mk_scenario_unit(sc, "STE/GW");
     x->org_lc = (int16_t)bar_oob_find_org(&x->oob, BAR_BRITISH, "LC");
+    x->org_lee = (int16_t)bar_oob_find_org(&x->oob, BAR_AMERICAN, "LEE");
     if (bar_map_parse(&x->map, &sc->map.grid, json_object_get(sc->json, "map"), err))
         return -1;
     x->first_turn = bar_scenario_first_turn(x->scenario);
     x->last_turn = bar_scenario_last_turn(x->scenario);
+    x->first_night = x->last_turn + 1;   /* 7.4a G: the first Night turn */
+    for (int k = x->last_turn; k >= x->first_turn; k--)
+        if (bar_light_of(k) == BAR_NIGHT)
+            x->first_night = k;
     x->victory_turn = bar_scenario_victory_turn(x->scenario);
     if (sc->turns != x->last_turn - x->first_turn + 1) {
         char t[16];
@@ -1138,11 +1143,14 @@ static json_t *action_json(const void *st, const mk_scenario *sc, const mk_actio
         break;
     case BA_EXIT:
         json_object_set_new(o, "unit", json_string(bar_pid(sc, a->unit)));
-        if (a->flags)
+        if (a->flags == 1)
             json_object_set_new(o, "off_map", json_true());
+        if (a->flags == 2)
+            json_object_set_new(o, "advanced_corps", json_true());
         snprintf(text, sizeof text, "%s leaves the map from %s (%s)", bar_pid(sc, a->unit),
                  mk_hex_label(g, s->pc[a->unit].hex, lb),
-                 a->flags ? "off-map movement, Monmouth 3.4c: back after the next turn"
+                 a->flags == 2 ? "the Advanced Corps, Monmouth 7.4a G: reorganized, back from 5:00 AM 29 June"
+                 : a->flags ? "off-map movement, Monmouth 3.4c: back after the next turn"
                  : x->p[a->unit].side == BAR_AMERICAN ? "Monmouth 7.1a A" : "Monmouth 7.2d B, 7.3d C, 7.4d C");
         break;
     case BA_DETACH:
@@ -1220,14 +1228,14 @@ static int action_parse(const void *st, const mk_scenario *sc, json_t *obj, mk_a
     json_object_foreach(obj, key, v) {
         static const char *const ok[] = {"type", "text", "cost", "unit", "path", "target", "facing",
                                          "formation", "command", "wing", "leader", "charge", "retreat",
-                                         "off_map", "close", "tempo", NULL};
+                                         "off_map", "close", "tempo", "advanced_corps", NULL};
         bool known = false;
         for (int k = 0; ok[k]; k++)
             known |= !strcmp(ok[k], key);
         if (!known)
             return mk_error_set(err, "bad_arg", "action.%s: unknown field", key);
         if ((!strcmp(key, "wing") || !strcmp(key, "charge") || !strcmp(key, "off_map") || !strcmp(key, "retreat") ||
-             !strcmp(key, "close")) &&
+             !strcmp(key, "close") || !strcmp(key, "advanced_corps")) &&
             !json_is_boolean(v))
             return mk_error_set(err, "bad_arg", "action.%s: true or false", key);
     }
@@ -1296,7 +1304,10 @@ static int action_parse(const void *st, const mk_scenario *sc, json_t *obj, mk_a
         out->path[0] = h;
         out->npath = 1;
     } else if (t == BA_ROUT || t == BA_EXIT || t == BA_GUARD || t == BA_DETACH) {
-        out->flags = t == BA_EXIT && json_is_true(json_object_get(obj, "off_map"));
+        out->flags = t != BA_EXIT                                          ? 0
+                     : json_is_true(json_object_get(obj, "off_map"))        ? 1
+                     : json_is_true(json_object_get(obj, "advanced_corps")) ? 2   /* 7.4a G */
+                                                                            : 0;
         return 0;
     } else if (t == BA_SNIPE) {
         const char *l = json_string_value(json_object_get(obj, "leader"));

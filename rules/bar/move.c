@@ -218,6 +218,14 @@ int bar_legal_move(const bar_state *s, const mk_scenario *sc, const mk_action *w
             }
             continue;
         }
+        if (p->hex == MK_NO_HEX && (p->more & BM_EXITED)) {   /* 7.4a H: the Advanced Corps at W0201 */
+            mk_hex w = x->home[BAR_AMERICAN];
+            if (bar_ac_reenters(s, sc, i) && bar_piece_active(s, sc, i) && p->mp > 0 && w != MK_NO_HEX &&
+                !enemy_in(o, sc, w, pi->side) && fits(s, o, sc, i, w, p->form))
+                n = add(out, n, cap, (mk_action){.type = BA_ENTER, .cost = 1, .npath = 1, .unit = (int16_t)i,
+                                                 .other = -1, .target = -1, .path = {w}});
+            continue;
+        }
         if (p->hex == MK_NO_HEX) {   /* 7.0c: a reinforcement enters */
             if (pi->arrive < 0 || (p->flags & (BF_ON | BF_ELIM)) || p->mp <= 0 || !bar_piece_active(s, sc, i))
                 continue;
@@ -318,6 +326,20 @@ int bar_legal_move(const bar_state *s, const mk_scenario *sc, const mk_action *w
                                              .target = -1});
         }
     }
+    /* 7.4a G (scenario 4): before any Night turn, an infantry or cavalry
+     * unit or a leader of the Advanced Corps (Lee's Wing) on a map edge hex
+     * within 20 hexes of W0201 may leave, in any state ("via normal
+     * activations or by Routing"); not the Army Leader (ours) */
+    if (s->side == BAR_AMERICAN && bar_ac_exit_open(s, sc) && x->home[BAR_AMERICAN] != MK_NO_HEX)
+        for (int i = lo; i < hi; i++) {
+            const bar_pc *p = &s->pc[i];
+            if (p->hex == MK_NO_HEX || x->p[i].kind == BK_ARTILLERY || i == bar_army_leader(s, s->side) ||
+                !bar_piece_active(s, sc, i) || !bar_ac_member(s, sc, i) || !mk_hex_on_map_edge(g, p->hex) ||
+                mk_hex_distance(g, p->hex, x->home[BAR_AMERICAN]) > 20)
+                continue;
+            n = add(out, n, cap, (mk_action){.type = BA_EXIT, .flags = 2, .cost = 1, .unit = (int16_t)i, .other = -1,
+                                             .target = -1});
+        }
     /* formation changes (also for units that cannot move: Square, unlimbered guns) */
     for (int i = lo; i < hi; i++) {
         const bar_pc *p = &s->pc[i];
@@ -357,14 +379,15 @@ int bar_apply_move(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_e
     p->flags |= BF_MOVED;
     switch (a->type) {
     case BA_EXIT: {
-        mk_event *e = bar_ev(ev, "exit", a->flags ? "Monmouth 3.4c (off-map movement)"
+        mk_event *e = bar_ev(ev, "exit", a->flags == 2 ? "Monmouth 7.4a G (the Advanced Corps)"
+                                     : a->flags ? "Monmouth 3.4c (off-map movement)"
                                      : x->p[i].side == BAR_AMERICAN ? "Monmouth 7.1a A"
                                                                     : "Monmouth 7.2d B");
         e->unit = (int16_t)i;
         e->from = p->hex;
         p->hex = MK_NO_HEX;
         p->mp = 0;
-        if (a->flags) {   /* 3.4c: back after the entire next turn */
+        if (a->flags == 1) {   /* 3.4c: back after the entire next turn */
             p->more |= BM_OFFMAP;
             p->back = (int16_t)(s->turn + 2);
         } else {
@@ -377,6 +400,12 @@ int bar_apply_move(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_e
         p->mp = 0;
         return 0;
     case BA_ENTER: {
+        if (p->more & BM_EXITED) {   /* 7.4a H: back in Good Order, in von Steuben's Wing */
+            p->more &= (uint8_t)~BM_EXITED;
+            p->status = 0;
+            if (x->p[i].org >= 0 && x->p[i].org < 64)
+                s->ac_ste |= 1ull << x->p[i].org;
+        }
         p->hex = a->path[0];
         p->flags |= BF_ON;
         p->more &= (uint8_t)~BM_OFFMAP;

@@ -23,6 +23,77 @@ static bool leader_ready(const bar_state *s, int l)
     return l >= 0 && bar_alive(s, l) && s->pc[l].hex != MK_NO_HEX;
 }
 
+static bool org_under(const bar_oob *o, int org, int anc)
+{
+    for (int k = 0; org >= 0 && k < BAR_OOB_MAX_ORGS; k++, org = o->org[org].parent)
+        if (org == anc)
+            return true;
+    return false;
+}
+
+/* --- Monmouth 7.4a G-H: the Advanced Corps (scenario 4) ---------------- */
+
+bool bar_ac_member(const bar_state *s, const mk_scenario *sc, int i)
+{
+    const bar_ext *x = bar_x(sc);
+    (void)s;
+    return x->scenario == 4 && x->org_lee >= 0 && x->p[i].side == BAR_AMERICAN && x->p[i].org >= 0 &&
+           org_under(&x->oob, x->p[i].org, x->org_lee);
+}
+
+/* G: "before any Night turns occur" */
+bool bar_ac_exit_open(const bar_state *s, const mk_scenario *sc)
+{
+    const bar_ext *x = bar_x(sc);
+    return x->scenario == 4 && x->org_lee >= 0 && s->turn < x->first_night;
+}
+
+/* H: "Beginning with the 5:00 AM, June 29th turn" */
+bool bar_ac_reenters(const bar_state *s, const mk_scenario *sc, int i)
+{
+    return (s->pc[i].more & BM_EXITED) && !(s->pc[i].flags & BF_ELIM) && bar_ac_member(s, sc, i) &&
+           s->turn >= bar_turn_of(29, 5, 0);
+}
+
+/* G: in the Army Morale Check Phase of a Night or Moonlit turn, just before
+ * the American check, each infantry or cavalry unit of the Advanced Corps
+ * that left the map (BA_EXIT "advanced_corps") is reorganized, once a game:
+ * Good Order; a unit that lost SPs and is not eliminated recovers one on a
+ * die at most its losses so far (the roster and the Army Loss Record
+ * amended). Ours: at the first such phase after it left (the text gives
+ * the American player the choice of turn; waiting gains nothing: a unit
+ * off the map loses no more). */
+static void ac_reorganize(bar_state *s, const mk_scenario *sc, mk_events *ev)
+{
+    const bar_ext *x = bar_x(sc);
+    bar_light l = bar_light_of(s->turn);
+    if (x->scenario != 4 || (l != BAR_NIGHT && l != BAR_MOONLIT))
+        return;
+    for (int i = 0; i < s->npieces; i++) {
+        bar_pc *p = &s->pc[i];
+        if (!(p->more & BM_EXITED) || (p->flags & BF_ELIM) || p->back == 1 || bar_is_leader(&x->p[i]) ||
+            x->p[i].kind == BK_ARTILLERY || !bar_ac_member(s, sc, i))
+            continue;
+        p->back = 1;
+        p->status = 0;
+        mk_event *e = bar_ev(ev, "reorganized", "Monmouth 7.4a G");
+        e->unit = (int16_t)i;
+        int lost = x->p[i].sp - p->sp;
+        if (lost < 1 || p->sp <= 0)
+            continue;
+        int die = mk_rng_d10(&s->head.rng);
+        e->die = 10;
+        e->value = (int16_t)die;
+        e->need = (int16_t)lost;
+        e->passed = die <= lost;
+        if (die <= lost) {
+            p->sp++;
+            s->loss[BAR_AMERICAN]--;
+            s->sp_lost[BAR_AMERICAN]--;
+        }
+    }
+}
+
 static bool can_enter_now(const bar_state *s, const bar_ext *x, int i)
 {
     if (s->pc[i].more & BM_OFFMAP)   /* 3.4c */
@@ -58,7 +129,8 @@ bool bar_org_can_activate(const bar_state *s, const mk_scenario *sc, int side, i
         if (x->p[i].org != org || bar_is_leader(&x->p[i]) || !bar_alive(s, i))
             continue;
         /* 3.4c B: a Command wholly off the map still activates */
-        if (s->pc[i].hex != MK_NO_HEX || can_enter_now(s, x, i) || (s->pc[i].more & BM_OFFMAP))
+        if (s->pc[i].hex != MK_NO_HEX || can_enter_now(s, x, i) || (s->pc[i].more & BM_OFFMAP) ||
+            bar_ac_reenters(s, sc, i))   /* 7.4a H */
             return true;
     }
     return false;
@@ -251,14 +323,6 @@ static void set_activation_mp(bar_state *s, const mk_scenario *sc, const uint64_
     }
 }
 
-static bool org_under(const bar_oob *o, int org, int anc)
-{
-    for (int k = 0; org >= 0 && k < BAR_OOB_MAX_ORGS; k++, org = o->org[org].parent)
-        if (org == anc)
-            return true;
-    return false;
-}
-
 /* Did a unit of org arrive at that time (a reinforcement group)? */
 static bool org_arrives(const bar_ext *x, const mk_scenario *sc, int org, int turn)
 {
@@ -303,8 +367,8 @@ static int in_army_loc(const bar_state *s, const mk_scenario *sc, int org, int l
         bool wing = wg >= 0 && org_under(&x->oob, org, wg);
         bool laf_ok = w == laf && x->sw_laf &&
                       (org_arrives(x, sc, org, bar_turn_of(28, 15, 0)) || !strcmp(x->oob.org[org].id, "NJB"));
-        bool ste_ok = w == ste && x->sw_ste &&
-                      org_arrives(x, sc, org, bar_turn_of(28, 18, 0));
+        bool ste_ok = w == ste && ((x->sw_ste && org_arrives(x, sc, org, bar_turn_of(28, 18, 0))) ||
+                                   (s->ac_ste >> org & 1));   /* 7.4a H: his Wing */
         if (wing || laf_ok || ste_ok)
             return w;
     }
@@ -905,6 +969,7 @@ void bar_end_activation(bar_state *s, const mk_scenario *sc, mk_events *ev)
     /* the end of the turn */
     rally_phase(s, sc, ev);
     if (s->turn % 3 == 2) {   /* the last turn of an hour: Army Morale Check Phase */
+        ac_reorganize(s, sc, ev);   /* 7.4a G: just before the American roll */
         army_morale(s, sc, BAR_AMERICAN, false, ev);
         army_morale(s, sc, BAR_BRITISH, false, ev);
     }
