@@ -796,6 +796,47 @@ static void test_7_4a_gh_advanced_corps(void)
     back_to_scenario_1();
 }
 
+static bool listed_detach(int w)
+{
+    mk_action list[MK_MAX_ACTIONS];
+    int n = sc->rs->legal(s, sc, list, MK_MAX_ACTIONS);
+    for (int i = 0; i < n; i++)
+        if (list[i].type == BA_DETACH && list[i].unit == w)
+            return true;
+    return false;
+}
+
+/* 7.4a H: once every unit of Wayne's Division has left with the Advanced
+ * Corps (or come back under von Steuben), Wayne is a Special Leader
+ * without special abilities: no longer a possible Detachment Leader (3.3). */
+static void test_7_4a_h_wayne_without_division(void)
+{
+    if (!use_scenario("4-general-engagement"))
+        return;
+    int way = pid("WAY/LEE"), gw = x->pc_gw;
+    for (int left = 0; left < 3; left++) {
+        empty(9);
+        s->lee_relieved = true;
+        s->army[0] = (int16_t)gw;
+        place(sc->units[gw].id, "W0805", BAR_FM_LINE, 90);
+        place("WAY/LEE", "E3020", BAR_FM_LINE, 90);
+        place("Patt/GD", "E3020", BAR_FM_LINE, 90);
+        s->side = BAR_AMERICAN;
+        int n = 0;
+        for (int i = 0; i < s->npieces; i++)
+            if (!bar_is_leader(&x->p[i]) && x->p[i].unit >= 0 && x->oob.unit[x->p[i].unit].wing == x->p[way].org) {
+                n++;
+                if (left == 1 || (left == 2 && i != pid("Patt/GD")))
+                    s->pc[i].more |= BM_EXITED;
+            }
+        CHECK(n >= 2);
+        if (left == 1)
+            s->pc[pid("Patt/GD")].hex = MK_NO_HEX;
+        CHECK_EQ(listed_detach(way), left != 1);
+    }
+    back_to_scenario_1();
+}
+
 int main(void)
 {
     if (!bar_fixture_load())
@@ -815,6 +856,7 @@ int main(void)
     test_7_4a_i_loyalist_initiative();
     test_7_1a_c_morgan_variant();
     test_7_4a_gh_advanced_corps();
+    test_7_4a_h_wayne_without_division();
     mk_scenario_free(sc);
     return check_done("test_bar_command");
 }

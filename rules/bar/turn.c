@@ -144,6 +144,28 @@ static bool side_can_activate(const bar_state *s, const mk_scenario *sc, int sid
     return false;
 }
 
+/* 7.4a H: Wayne keeps his Division (the units of his Wing, oob "wing")
+ * while one of them has neither left the map with the Advanced Corps nor
+ * come back under von Steuben (a unit lost in combat is still his: "due
+ * to this"); without one he is "a Special Leader with no special
+ * abilities" (ours: he may not head a Detachment, 3.3; his 3.2b G iii
+ * extension needs his Wing's Commands anyway). */
+static bool wayne_has_division(const bar_state *s, const mk_scenario *sc)
+{
+    const bar_ext *x = bar_x(sc);
+    int way = x->pc_way;
+    if (way < 0 || x->p[way].org < 0)
+        return false;
+    for (int i = 0; i < s->npieces; i++) {
+        const bar_pinfo *p = &x->p[i];
+        if (bar_is_leader(p) || p->unit < 0 || x->oob.unit[p->unit].wing != x->p[way].org ||
+            (s->pc[i].more & BM_EXITED) || (p->org >= 0 && p->org < 64 && (s->ac_ste >> p->org & 1)))
+            continue;
+        return true;
+    }
+    return false;
+}
+
 /* 3.3, 4.3: may leader w head a Detachment now? A Wing Leader (American:
  * also Wayne and von Steuben) outside the Army Leader's Command Range, in
  * a scenario that allows it, with none in play (Lee's counts, 3.3). */
@@ -160,7 +182,7 @@ static bool may_detach(const bar_state *s, const mk_scenario *sc, int side, int 
         return false;   /* Lee's Detachment is in play */
     bool wing = bar_wing_of(s, sc, w) >= 0 ||   /* (3.3: "or their replacements", 3.2a C) */
                 (side == BAR_AMERICAN && p->role == BAR_LR_SPECIAL &&
-                 (w == x->pc_way || w == x->pc_ste));
+                 ((w == x->pc_way && wayne_has_division(s, sc)) || w == x->pc_ste));
     return wing && mk_hex_distance(&sc->map.grid, s->pc[w].hex, s->pc[army].hex) >
                        bar_leader_values_of(s, sc, army).range;
 }
