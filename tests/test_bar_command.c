@@ -837,6 +837,30 @@ static void test_7_4a_h_wayne_without_division(void)
     back_to_scenario_1();
 }
 
+/* 7.4a H: Butler's Picked Men leaving the map is no longer of Wayne's
+ * Wing, so Scott's Command no longer traces its LOC through Wayne
+ * (3.2b G iii). */
+static void test_7_4a_h_butler_leaves_wayne(void)
+{
+    for (int left = 0; left < 2; left++) {
+        empty(0);
+        place("LEE/GW", "E1525", BAR_FM_LINE, 90);
+        place("WAY/LEE", "E1526", BAR_FM_LINE, 90);
+        place("SD/LEE", "E1528", BAR_FM_LINE, 90);
+        place("Cpm/SD", "E1528", BAR_FM_LINE, 90);
+        if (left)
+            s->pc[pid("Bpm/SD")].more |= BM_EXITED;
+        else
+            place("Bpm/SD", "E1528", BAR_FM_LINE, 90);
+        s->side = BAR_AMERICAN;
+        force(2, 9, 99);   /* Lee's die 9: his range 1 hex (ii); Scott's roll would fail */
+        CHECK_EQ(act("{\"type\":\"activate\",\"command\":\"SD\"}"), 0);
+        CHECK(find_ev("roll", "lee_command_range") != NULL);
+        CHECK_EQ(s->in_command, !left);
+        CHECK_EQ(find_ev("roll", "initiative") != NULL, left);
+    }
+}
+
 int main(void)
 {
     if (!bar_fixture_load())
@@ -857,6 +881,7 @@ int main(void)
     test_7_1a_c_morgan_variant();
     test_7_4a_gh_advanced_corps();
     test_7_4a_h_wayne_without_division();
+    test_7_4a_h_butler_leaves_wayne();
     mk_scenario_free(sc);
     return check_done("test_bar_command");
 }

@@ -266,9 +266,13 @@ int bar_lee_activation(bar_state *s, const mk_scenario *sc, int org, mk_events *
     if (mk_hex_distance(g, s->pc[l].hex, s->pc[lee].hex) <= s->lee_range)
         return 1;
     int way = x->pc_way;
-    bool wing = false;   /* 3.2b E: Wayne's Wing, by the units' Wing (oob "wing") */
-    for (int u = 0; way >= 0 && u < x->oob.nunits && !wing; u++)
-        wing = x->oob.unit[u].command == org && x->oob.unit[u].wing == x->p[way].org;
+    bool wing = false;   /* 3.2b E: Wayne's Wing, by the units' Wing (oob "wing"); 7.4a H: a
+                          * unit that left the map is no longer of it */
+    for (int i = 0; way >= 0 && i < s->npieces && !wing; i++) {
+        const bar_pinfo *p = &x->p[i];
+        wing = p->unit >= 0 && !bar_is_leader(p) && x->oob.unit[p->unit].command == org &&
+               x->oob.unit[p->unit].wing == x->p[way].org && !(s->pc[i].more & BM_EXITED);
+    }
     if (way >= 0 && ready(s, way) && x->p[way].org >= 0 && wing &&
         mk_hex_distance(g, s->pc[way].hex, s->pc[lee].hex) <= s->lee_range &&
         mk_hex_distance(g, s->pc[l].hex, s->pc[way].hex) <= x->p[way].range)
