@@ -1,6 +1,8 @@
 /* turn.c - the turn: initiative for the first activation, Command
  * activation with the leader's Initiative roll and its special results
- * (6.2), Wing Activations as two Commands (2.4a), the End Turn track (1.2d,
+ * (6.2a-g: the choices they wait for, the special segments of 6.2d and
+ * 6.2f), the Loyalist Corps' own Initiative (7.4a I), the Advanced Corps'
+ * reorganisation and return (7.4a G-H), Wing Activations as two Commands (2.4a), the End Turn track (1.2d,
  * 7.x A), the Rally Phase, the hourly Army Morale Check (1.2a C), wounded
  * leaders' return (6.6e), reinforcements (7.0c: they enter by the `enter`
  * action during their Command's activation) and victory (7.1d-7.4d).
