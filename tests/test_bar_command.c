@@ -861,6 +861,33 @@ static void test_7_4a_h_butler_leaves_wayne(void)
     }
 }
 
+/* 7.1a C: a whole game with the variant's pieces, random legal choices:
+ * every listed action is accepted and the game ends. */
+static void test_7_1a_c_variant_plays(void)
+{
+    static mk_action list[MK_MAX_ACTIONS];
+    memset(s, 0, sizeof *s);
+    mk_events_init(&ev, evs, 512);
+    CHECK_EQ(sc->rs->init(s, sc, 1, 11, &ev, NULL), 0);
+    mk_rng pick;
+    mk_rng_seed(&pick, 5);
+    long steps = 0;
+    int refused = 0;
+    while (!sc->rs->over(s) && steps < 200000 && !refused) {
+        int n = sc->rs->legal(s, sc, list, MK_MAX_ACTIONS);
+        if (n <= 0) {
+            refused++;   /* no legal action, not over */
+            break;
+        }
+        mk_error err = {0};
+        mk_events_init(&ev, evs, 512);
+        refused += sc->rs->apply(s, sc, &list[mk_rng_below(&pick, (uint32_t)n)], &ev, &err) != 0;
+        steps++;
+    }
+    CHECK_EQ(refused, 0);
+    CHECK(sc->rs->over(s));
+}
+
 int main(void)
 {
     if (!bar_fixture_load())
@@ -879,6 +906,7 @@ int main(void)
     test_3_2a_c_wing_succession();
     test_7_4a_i_loyalist_initiative();
     test_7_1a_c_morgan_variant();
+    test_7_1a_c_variant_plays();
     test_7_4a_gh_advanced_corps();
     test_7_4a_h_wayne_without_division();
     test_7_4a_h_butler_leaves_wayne();
