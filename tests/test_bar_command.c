@@ -888,6 +888,61 @@ static void test_7_1a_c_variant_plays(void)
     CHECK(sc->rs->over(s));
 }
 
+/* Every listed action prints and parses back to itself. */
+static int round_trips(void)
+{
+    static mk_action list[MK_MAX_ACTIONS];
+    int n = sc->rs->legal(s, sc, list, MK_MAX_ACTIONS), bad = 0;
+    for (int i = 0; i < n; i++) {
+        json_t *j = sc->rs->action_json(s, sc, &list[i]);
+        mk_action back;
+        mk_error err = {0};
+        if (sc->rs->action_parse(s, sc, j, &back, &err) != 0 || !mk_action_equal(&back, &list[i]))
+            bad++;
+        json_decref(j);
+    }
+    return bad;
+}
+
+/* 6.2c-g, 7.4a G: the new choices in the protocol: the state's pending
+ * decision, the deciding side, the actions' JSON both ways. */
+static void test_6_2_protocol(void)
+{
+    two_commands(0);
+    force(1, 2);   /* Confusion: the British pick */
+    CHECK_EQ(act("{\"type\":\"activate\",\"command\":\"GD\"}"), 0);
+    json_t *o = sc->rs->state_json(s, sc);
+    json_t *pd = json_object_get(o, "pending");
+    CHECK_STR(json_string_value(json_object_get(pd, "decision")), "special_result");
+    CHECK_STR(json_string_value(json_object_get(pd, "result")), "confusion");
+    CHECK_STR(json_string_value(json_object_get(pd, "side")), "british");
+    CHECK_STR(json_string_value(json_object_get(o, "to_move")), "british");
+    json_decref(o);
+    CHECK_EQ(round_trips(), 0);
+    two_commands(0);
+    force(1, 4);   /* Free Combat */
+    CHECK_EQ(act("{\"type\":\"activate\",\"command\":\"GD\"}"), 0);
+    CHECK_EQ(round_trips(), 0);
+    two_commands(0);
+    s->marker = 1;
+    force(1, 9);   /* Battle Tempo */
+    CHECK_EQ(act("{\"type\":\"activate\",\"command\":\"GD\"}"), 0);
+    CHECK_EQ(round_trips(), 0);
+    CHECK(act("{\"type\":\"special_result\",\"tempo\":\"sideways\"}") < 0);
+    CHECK(act("{\"type\":\"special_result\",\"command\":\"GD\",\"close\":1}") < 0);
+    if (!use_scenario("4-general-engagement"))
+        return;
+    empty(3);
+    place("GD/LEE", "W0301", BAR_FM_LINE, 90);
+    place("Patt/GD", "W0201", BAR_FM_LINE, 90);
+    s->side = BAR_AMERICAN;
+    force(1, 35);
+    CHECK_EQ(act("{\"type\":\"activate\",\"command\":\"GD\"}"), 0);
+    CHECK(listed_exit(pid("Patt/GD"), 2));
+    CHECK_EQ(round_trips(), 0);
+    back_to_scenario_1();
+}
+
 int main(void)
 {
     if (!bar_fixture_load())
@@ -901,6 +956,7 @@ int main(void)
     test_6_2f_leader_initiative();
     test_6_2g_battle_tempo();
     test_6_2_markers_removed();
+    test_6_2_protocol();
     test_2_8e_heat_no_mp();
     test_4_2a_c_wing_succession();
     test_3_2a_c_wing_succession();
