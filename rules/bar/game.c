@@ -673,7 +673,8 @@ void bar_leader_check(bar_state *s, const mk_scenario *sc, mk_hex h, int natural
 
 /* Optional rules (bit i of the options is bar_options[i]). */
 static const mk_option bar_options[] = {
-    {"bar.7.1a.C", "Monmouth 7.1a C: Morgan's Command joins Lee's Detachment; British Flank Guards/Jaeger (scenario 1)"},
+    {"bar.7.1a.C",
+     "Monmouth 7.1a C: Morgan's Command joins Lee's Detachment; British Flank Guards/Jaeger (scenario 1)"},
 };
 
 static int init(void *st, const mk_scenario *sc, uint64_t options, uint64_t seed, mk_events *ev,
@@ -1181,7 +1182,8 @@ static json_t *action_json(const void *st, const mk_scenario *sc, const mk_actio
                      x->oob.org[a->other].id,
                      s->sr != BAR_INI_FREE_COMBAT ? "" : a->flags & BAF_CLOSE ? ", Close Combat" : ", Fire Combat");
         } else {
-            json_object_set_new(o, "tempo", json_string(a->flags & BAF_UP ? "up" : a->flags & BAF_DOWN ? "down" : "none"));
+            json_object_set_new(o, "tempo",
+                                json_string(a->flags & BAF_UP ? "up" : a->flags & BAF_DOWN ? "down" : "none"));
             snprintf(text, sizeof text, "Battle Tempo: the End Turn marker %s (Monmouth 6.2g)",
                      a->flags & BAF_UP ? "up a box" : a->flags & BAF_DOWN ? "down a box" : "stays");
         }

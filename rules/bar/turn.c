@@ -694,7 +694,8 @@ static void special_rally(bar_state *s, const mk_scenario *sc, int org, mk_event
             hexes[s->pc[i].hex >> 6] |= 1ull << (s->pc[i].hex & 63);
     for (int step = RALLY_DISORDER; step <= RALLY_ROUTED; step++)
         for (int i = 0; i < s->npieces; i++)
-            if (x->p[i].side == s->side && s->pc[i].hex != MK_NO_HEX && (hexes[s->pc[i].hex >> 6] >> (s->pc[i].hex & 63) & 1))
+            if (x->p[i].side == s->side && s->pc[i].hex != MK_NO_HEX &&
+                (hexes[s->pc[i].hex >> 6] >> (s->pc[i].hex & 63) & 1))
                 rally_unit(s, sc, i, step, "Monmouth 6.2e A (Special Rally)", ev);
 }
 
