@@ -58,7 +58,9 @@ static void test_initiative(void)
     CHECK_EQ(s->in_command, 0);
     CHECK_EQ(s->pc[patt].mp, 10 * x->se.ooc_mp_pct / 100);
     CHECK(s->pc[patt].flags & BF_OOC);
-    /* 04: an American special result (free combat on our chart): the Command acts */
+    /* 04: an American special result (free combat on our chart): its
+     * choice waits (6.2d A), the Command is not activated (6.2; tests in
+     * test_bar_command.c) */
     empty(0);
     place("GD/LEE", "E2019", BAR_FM_LINE, 90);
     place("Patt/GD", "E2019", BAR_FM_LINE, 90);
@@ -67,7 +69,8 @@ static void test_initiative(void)
     CHECK_EQ(act("{\"type\":\"activate\",\"command\":\"GD\"}"), 0);
     e = find_ev("roll", "initiative");
     CHECK(e && e->text && !strcmp(e->text, "free_combat"));
-    CHECK_EQ(s->in_command, 1);
+    CHECK_EQ(s->phase, BP_ACTIVATE);
+    CHECK_EQ(s->sr, BAR_INI_FREE_COMBAT);
 }
 
 /* 2.4a: a Wing Activation activates two Commands: the Army Leader's WAN

@@ -56,6 +56,7 @@ typedef struct bar_pinfo {
     int8_t sp, er, cv, mp_half;
     bool skirmish, independent;
     int16_t owner;             /* regimental guns: the owning regiment's piece (2.2d E), -1 */
+    int8_t variant;            /* 7.1a C: 1, a piece of the optional variant (option bar.7.1a.C) */
     int16_t org;               /* the Command it activates with (oob org), -1 */
     int16_t arrive;            /* turn index of arrival; -1: on the map at set-up */
     int16_t entry;             /* entry hex of a reinforcement */
@@ -96,6 +97,9 @@ typedef struct bar_ext {
      * Plessis-Mauduit, Pattison (pieces, -1 if absent); Greene's Wing (org) */
     int16_t pc_art[3];
     int16_t org_gre;
+    int16_t org_lc;            /* 7.4a I: the Loyalist Corps (oob org), -1 */
+    int16_t org_lee;           /* 7.4a G-H: Lee's Wing, the Advanced Corps (oob org), -1 */
+    int first_night;           /* the scenario's first Night turn (last_turn + 1: none) */
     /* evaluate.c's tables (bar_eval_prepare): each hex's neighbours
      * (mk_hex_neighbor's, MK_NO_HEX off the map), the distance from each
      * hex to the rally hexes and the objectives of 7.1d C, E, B and 7.3d B
@@ -147,7 +151,8 @@ typedef struct bar_pc {
     uint8_t more;          /* BM_* */
     int8_t ctr;            /* a replacement leader: his Leader Loss counter + 1 (2.4b) */
     uint8_t more2;         /* BM2_*, when BM_* ran out (in what was the struct's padding byte) */
-    int16_t back;          /* 3.4c: the first turn it may re-enter */
+    int16_t back;          /* 3.4c: the first turn it may re-enter; 7.4a G: 1, an exited
+                            * Advanced Corps unit that has been reorganized */
 } bar_pc;
 bool bar_offmap_exit_hex(const mk_scenario *sc, mk_hex h);
 enum {
@@ -166,6 +171,10 @@ enum {
     BM2_PRO1 = 1 << 1,      /* 2.2d F: prolonged a hex this activation (no Formation/Facing change) */
     BM2_PRO2 = 1 << 2,      /* 2.2d F: regimental guns, a second hex */
     BM2_BATTERY = 1 << 3,   /* 3.2b C-D, 4.2b D: fired with a Special Leader's battery this turn */
+    BM2_CAPTURED = 1 << 4,  /* a Command Leader: an asterisked Initiative special result was applied to
+                             * him this turn (Monmouth 6.2, the 'CAPTURED' marker of 6.2c-f) */
+    BM2_NO_MP = 1 << 5,     /* 2.8 E: failed a Heat check Shaken/Disordered: no MPs next activation */
+    BM2_OUT = 1 << 6,       /* not in play: a piece of a variant the game does not use (7.1a C) */
 };
 
 /* Phases. */
@@ -230,11 +239,37 @@ typedef struct bar_state {
      * this Fire Combat Segment, and its target (the battery's) */
     int16_t bat_leader;    /* -1: none */
     mk_hex bat_target;
+    /* Monmouth 6.2: an Initiative special result waiting for its player's
+     * choice (BAR_INI_*, -1 none; in BP_ACTIVATE, the side rolling is
+     * `side`), the special segment in progress (BSR_*: the free Fire or
+     * Close Combat of 6.2d, the free Movement Segment of 6.2f), the turn's
+     * BST_* flags, and the Army Leader's Command Rating used this hour
+     * (6.2a A) */
+    int8_t sr;
+    int8_t sr_mode;
+    uint8_t sr_turn;
+    int8_t cr_used[2];
+    /* 3.2a C, 4.2a C: leaders who succeeded a Wing/Detachment Leader: the
+     * piece, and the Wing (oob org) he heads; succ_wing -1: a free slot */
+#define BAR_MAX_SUCC 4
+    int8_t succ_wing[BAR_MAX_SUCC];
+    int16_t succ[BAR_MAX_SUCC];
+    uint64_t ac_ste;       /* 7.4a H: Commands (bit per oob org) re-entered under von Steuben's Wing */
     int8_t winner;         /* when over */
     int8_t level;          /* bar_level */
     bar_pc pc[BAR_MAX_PIECES];
 } bar_state;
 _Static_assert(sizeof(bar_state) <= 4096, "the Monmouth state must stay within 4 KiB");
+
+/* bar_state.sr_mode: a special segment (6.2d, 6.2f); 0: a plain activation. */
+enum { BSR_NONE, BSR_FIRE, BSR_CLOSE, BSR_MOVE };
+/* bar_state.sr_turn */
+enum { BST_ARMY_MORALE = 1 << 0,   /* 6.2a B: the '00' check was made this turn */
+       BST_LAPSE = 1 << 1 };       /* 6.2b: BST_LAPSE << side: that Army Leader's LOC has lapsed */
+/* bar_state.in_command: 0 Out of Command, 1 In Command, BIC_LIMITED: 6.2c's
+ * Command that passed one of its two rolls (half MPs, no Close Combat, no
+ * Independents) */
+enum { BIC_LIMITED = 2 };
 
 /* Action types. */
 enum {
@@ -245,13 +280,17 @@ enum {
     BA_MOUNT,           /* mount (flags 1) or dismount (0): target formation, other facing (4.1b E, 7.4a C) */
     BA_PROLONGE,           /* 2.2d F-G: unlimbered artillery moves a hex */
     BA_ATTACH,             /* 3.2b C, 4.2b D: Knox or Pattison attaches an artillery unit (other) */
+    BA_SPECIAL,            /* 6.2: the choice an Initiative special result asks for */
     BA_COUNT
 };
 enum { BX_COUNTER = 1, BX_OPPORTUNITY = 2 };
 enum { BAF_WING = 1,     /* BA_ACTIVATE: try a Wing Activation (2.4a) */
        BAF_CHARGE = 2,    /* BA_CC: a cavalry Charge (2.3), path[0] its end hex */
        BAF_HOOK_LEFT = 4, /* BA_FORM to BAR_FM_HOOK: bend the left end (else the right) */
-       BAF_GUNS = 8 };    /* BA_FIRE: with the unit's regimental guns (2.2d E iv), `other` */
+       BAF_GUNS = 8,      /* BA_FIRE: with the unit's regimental guns (2.2d E iv), `other` */
+       BAF_CLOSE = 16,    /* BA_SPECIAL, 6.2d: a Close Combat Segment (else Fire Combat) */
+       BAF_UP = 32,       /* BA_SPECIAL, 6.2g: the End Turn marker up a box */
+       BAF_DOWN = 64 };   /* BA_SPECIAL, 6.2g: down a box */
 
 /* --- who stands where ------------------------------------------------------ */
 /* A per-call index of the pieces in each hex, built on the caller's stack
@@ -335,6 +374,7 @@ bar_lv bar_leader_values_of(const bar_state *s, const mk_scenario *sc, int l);
 int bar_army_leader(const bar_state *s, int side);
 void bar_command_init(bar_state *s, const mk_scenario *sc);
 void bar_leader_hit(bar_state *s, const mk_scenario *sc, int l, bool killed, mk_events *ev);
+int bar_wing_of(const bar_state *s, const mk_scenario *sc, int l);
 bool bar_lee_commands(const bar_state *s, const mk_scenario *sc, int org);
 int bar_lee_activation(bar_state *s, const mk_scenario *sc, int org, mk_events *ev);
 void bar_lee_ooc_penalty(bar_state *s, const mk_scenario *sc, int org, mk_events *ev);
@@ -360,6 +400,18 @@ void bar_end_activation(bar_state *s, const mk_scenario *sc, mk_events *ev);
 void bar_result(const void *st, const mk_scenario *sc, mk_result *out);
 void bar_victory_input(const bar_state *s, const mk_scenario *sc, bar_victory_in *in);
 bool bar_org_can_activate(const bar_state *s, const mk_scenario *sc, int side, int org);
+/* 7.4a G-H (scenario 4): a piece of the Advanced Corps (Lee's Wing); may
+ * such pieces leave the map now (before any Night turn); may piece i, which
+ * left, come back now (from 5:00 AM 29 June) */
+bool bar_ac_member(const bar_state *s, const mk_scenario *sc, int i);
+bool bar_ac_exit_open(const bar_state *s, const mk_scenario *sc);
+bool bar_ac_reenters(const bar_state *s, const mk_scenario *sc, int i);
+/* 6.2: the choice an Initiative special result waits for (s->sr), and
+ * the end of a special segment (6.2d, 6.2f) */
+int bar_legal_special(const bar_state *s, const mk_scenario *sc, mk_action *out, int cap);
+int bar_apply_special(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_events *ev);
+void bar_end_special_segment(bar_state *s, const mk_scenario *sc, mk_events *ev);
+bool bar_special_active(const bar_state *s, const mk_scenario *sc, int i);
 
 /* move.c */
 int bar_legal_move(const bar_state *s, const mk_scenario *sc, const mk_action *want, mk_action *out,
@@ -380,7 +432,8 @@ int bar_fire_strength_of(const bar_state *s, const mk_scenario *sc, int i, mk_he
                          int *column);
 int bar_fire_strength_with(const bar_state *s, const mk_scenario *sc, int i, int guns, mk_hex target, int *column);
 /* Optional rules (mk_bar_ruleset.options; bit i is options[i]). */
-enum { BO_OPFIRE = 1 };   /* "bar.opportunity-fire": Series 12.8 (ours) */
+enum { BO_OPFIRE = 1,      /* "bar.opportunity-fire": Series 12.8 (ours) */
+       BO_MORGAN = 2 };   /* "bar.7.1a.C": the Morgan variant (Monmouth 7.1a C) */
 enum { BOF_ROAD = 1,     /* 2.2d D: artillery against Road Movement */
        BOF_CLOSE = 2 };  /* Series 12.8: a unit's front hexes entered or a Formation/Facing change there */
 bool bar_opfire_offered(bar_state *s, const mk_scenario *sc, int mover, unsigned kinds);

@@ -6,8 +6,10 @@
  *
  * Ours (docs/bar.md): a replacement Command Leader appears at once with a
  * unit of his Command; a wounded Army Leader is simply absent (no
- * temporary successor); Wing Leaders are not replaced (3.2a C's Wing
- * succession is a pure function in leaders.c, not yet used here). */
+ * temporary successor); a killed Wing/Detachment Leader, or one who
+ * becomes the Army Leader, is succeeded by the most senior Command (and,
+ * American, Special) Leader of his Wing on the map (3.2a C, 4.2a C), who
+ * heads the Wing and keeps his own Command. */
 #include <string.h>
 
 #include "rules/bar/bar_int.h"
@@ -90,6 +92,64 @@ static bar_role role_of(int leader_role)
     }
 }
 
+/* 3.2a C, 4.2a C: the Wing (oob org) leader l heads: the one he succeeded
+ * to, or his own as Wing or Detachment Leader; -1 none. */
+int bar_wing_of(const bar_state *s, const mk_scenario *sc, int l)
+{
+    for (int k = 0; k < BAR_MAX_SUCC; k++)
+        if (s->succ_wing[k] >= 0 && s->succ[k] == l)
+            return s->succ_wing[k];
+    const bar_pinfo *p = &bar_x(sc)->p[l];
+    return p->role == BAR_LR_WING || p->role == BAR_LR_DETACHMENT ? p->org : -1;
+}
+
+/* 3.2a C, 4.2a C: l (killed, or the new Army Leader) leaves his Wing: the
+ * most senior available Special Leader (American) or Command Leader that
+ * is part of it succeeds him (ours: "available" as for 3.2a B, on the map
+ * and not wounded; a replacement's Leader Loss counter is in no line of
+ * seniority; the successor keeps his Command, which gets no new leader,
+ * and heads a Detachment his predecessor headed). */
+static void wing_succession(bar_state *s, const mk_scenario *sc, int l, mk_events *ev)
+{
+    const bar_ext *x = bar_x(sc);
+    int wing = bar_wing_of(s, sc, l), side = x->p[l].side;
+    if (wing < 0)
+        return;
+    for (int k = 0; k < BAR_MAX_SUCC; k++)
+        if (s->succ_wing[k] >= 0 && s->succ[k] == l)
+            s->succ_wing[k] = -1;   /* his slot is free again */
+    bar_cand cand[MK_MAX_UNITS];
+    int16_t who[MK_MAX_UNITS];
+    int n = 0;
+    for (int j = 0; j < s->npieces; j++) {
+        const bar_pinfo *p = &x->p[j];
+        if (j == l || !bar_is_leader(p) || p->side != side || !oob_leader(sc, j) || p->org < 0 ||
+            s->pc[j].ctr > 0 || j == s->army[side] || bar_wing_of(s, sc, j) >= 0)
+            continue;
+        cand[n] = (bar_cand){oob_leader(sc, j)->name, role_of(p->role),
+                             p->org != wing && org_under(&x->oob, p->org, wing) ? wing : -1, ready(s, j)};
+        who[n++] = (int16_t)j;
+    }
+    int k = bar_wing_successor(side, wing, cand, n), slot = -1;
+    for (int q = 0; q < BAR_MAX_SUCC && slot < 0; q++)
+        if (s->succ_wing[q] < 0)
+            slot = q;
+    mk_event *e = bar_ev(ev, "wing_leader", side == BAR_AMERICAN ? "Monmouth 3.2a C" : "Monmouth 4.2a C");
+    e->side = (int16_t)side;
+    e->other = (int16_t)l;
+    e->text = x->oob.org[wing].id;
+    if (k < 0 || slot < 0) {   /* none available: the Wing has no leader */
+        if (s->det[side] == l)
+            s->det[side] = -1;
+        return;
+    }
+    s->succ[slot] = who[k];
+    s->succ_wing[slot] = (int8_t)wing;
+    e->unit = who[k];
+    if (s->det[side] == l)
+        s->det[side] = who[k];
+}
+
 /* A leader is killed or wounded (6.6, 2.6b). */
 void bar_leader_hit(bar_state *s, const mk_scenario *sc, int l, bool killed, mk_events *ev)
 {
@@ -126,9 +186,11 @@ void bar_leader_hit(bar_state *s, const mk_scenario *sc, int l, bool killed, mk_
             who[n++] = (int16_t)j;
         }
         int k = bar_army_successor(side, cand, n);
+        wing_succession(s, sc, l, ev);   /* (Lee: Army and Detachment Leader, 3.2b G) */
         if (k >= 0) {
             int wan, cr;
             s->army[side] = who[k];
+            wing_succession(s, sc, who[k], ev);   /* 3.2a C: "or becomes the Army Leader" */
             bar_replacement_army_leader(side, cand[k].name, &wan, &cr);
             s->army_wan[side] = (int8_t)wan;
             s->army_cr[side] = (int8_t)cr;
@@ -139,6 +201,7 @@ void bar_leader_hit(bar_state *s, const mk_scenario *sc, int l, bool killed, mk_
         }
         return;
     }
+    wing_succession(s, sc, l, ev);   /* 3.2a C, 4.2a C */
     /* 2.4b: a Command Leader is replaced by a Leader Loss counter */
     if (x->p[l].role != BAR_LR_COMMAND || !L || !bar_leader_replaceable(side, L->name) || x->p[l].org < 0)
         return;
@@ -171,6 +234,8 @@ bool bar_lee_commands(const bar_state *s, const mk_scenario *sc, int org)
         return false;
     if (org == -2)
         return true;   /* asked only whether Lee's Detachment is in play */
+    if (org >= 0 && org < 64 && (s->ac_ste >> org & 1))
+        return false;   /* 7.4a H: back under von Steuben's Wing */
     int lorg = x->p[lee].org;
     return lorg >= 0 && org != lorg && org_under(&x->oob, org, lorg) &&
            x->oob.org[org].side == BAR_AMERICAN;
@@ -201,9 +266,13 @@ int bar_lee_activation(bar_state *s, const mk_scenario *sc, int org, mk_events *
     if (mk_hex_distance(g, s->pc[l].hex, s->pc[lee].hex) <= s->lee_range)
         return 1;
     int way = x->pc_way;
-    bool wing = false;   /* 3.2b E: Wayne's Wing, by the units' Wing (oob "wing") */
-    for (int u = 0; way >= 0 && u < x->oob.nunits && !wing; u++)
-        wing = x->oob.unit[u].command == org && x->oob.unit[u].wing == x->p[way].org;
+    bool wing = false;   /* 3.2b E: Wayne's Wing, by the units' Wing (oob "wing"); 7.4a H: a
+                          * unit that left the map is no longer of it */
+    for (int i = 0; way >= 0 && i < s->npieces && !wing; i++) {
+        const bar_pinfo *p = &x->p[i];
+        wing = p->unit >= 0 && !bar_is_leader(p) && x->oob.unit[p->unit].command == org &&
+               x->oob.unit[p->unit].wing == x->p[way].org && !(s->pc[i].more & BM_EXITED);
+    }
     if (way >= 0 && ready(s, way) && x->p[way].org >= 0 && wing &&
         mk_hex_distance(g, s->pc[way].hex, s->pc[lee].hex) <= s->lee_range &&
         mk_hex_distance(g, s->pc[l].hex, s->pc[way].hex) <= x->p[way].range)

@@ -230,7 +230,7 @@ static double american_value(const bar_state *s, const mk_scenario *sc)
     for (int i = 0; i < s->npieces; i++) {
         const bar_pc *p = &s->pc[i];
         const bar_pinfo *pi = &x->p[i];
-        if (bar_is_leader(pi) || (p->flags & BF_ELIM))
+        if (bar_is_leader(pi) || (p->flags & BF_ELIM) || (p->more2 & BM2_OUT))
             continue;
         int side = pi->side;
         units[side]++;

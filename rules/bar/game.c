@@ -188,10 +188,16 @@ static int prepare(mk_scenario *sc, mk_error *err)
     x->pc_art[1] = (int16_t)mk_scenario_unit(sc, "duPM/GRE");   /* 3.2b D */
     x->pc_art[2] = (int16_t)mk_scenario_unit(sc, "PAT/HC");     /* 4.2b D */
     x->org_gre = (int16_t)bar_oob_find_org(&x->oob, BAR_AMERICAN, "GRE");
+    x->org_lc = (int16_t)bar_oob_find_org(&x->oob, BAR_BRITISH, "LC");
+    x->org_lee = (int16_t)bar_oob_find_org(&x->oob, BAR_AMERICAN, "LEE");
     if (bar_map_parse(&x->map, &sc->map.grid, json_object_get(sc->json, "map"), err))
         return -1;
     x->first_turn = bar_scenario_first_turn(x->scenario);
     x->last_turn = bar_scenario_last_turn(x->scenario);
+    x->first_night = x->last_turn + 1;   /* 7.4a G: the first Night turn */
+    for (int k = x->last_turn; k >= x->first_turn; k--)
+        if (bar_light_of(k) == BAR_NIGHT)
+            x->first_night = k;
     x->victory_turn = bar_scenario_victory_turn(x->scenario);
     if (sc->turns != x->last_turn - x->first_turn + 1) {
         char t[16];
@@ -281,6 +287,10 @@ static int prepare(mk_scenario *sc, mk_error *err)
             if (sc->units[i].mp)
                 p->mp_half = (int8_t)(2 * sc->units[i].mp);
         }
+        json_t *vr = json_object_get(u, "variant");
+        if (vr && (!json_is_integer(vr) || json_integer_value(vr) != 1))
+            return fail(err, "%s: %s.variant: 1 (the scenario's variant, 7.1a C) needed", sc->source, path);
+        p->variant = (int8_t)(vr ? 1 : 0);
         json_t *f = json_object_get(u, "formation");
         p->form0 = (int8_t)(p->kind == BK_LEADER ? BAR_FM_LINE
                             : f                  ? form_of(json_string_value(f))
@@ -570,9 +580,13 @@ bool bar_piece_active(const bar_state *s, const mk_scenario *sc, int i)
     if (s->phase == BP_ACTIVATE || s->phase == BP_OVER || s->phase == BP_GUARD || p->side != s->side ||
         !bar_alive(s, i))
         return false;
+    if (s->sr_mode)
+        return bar_special_active(s, sc, i);   /* 6.2d, 6.2f */
     if (p->org == s->org && (!p->independent || bar_is_leader(p)))
         return bar_is_leader(p) || p->independent || !(s->pc[i].flags & BF_ACTED) ||
                (s->pc[i].flags & BF_MOVED);   /* attached elsewhere this turn (3.2b C): not again */
+    if (s->in_command == BIC_LIMITED && !bar_is_leader(p))
+        return false;   /* 6.2c A: it may not activate Independents */
     if (s->pc[i].flags & BF_ACTED)
         return (s->pc[i].flags & BF_MOVED) != 0;   /* acting in this activation */
     if (bar_is_leader(p))
@@ -852,6 +866,8 @@ static const mk_option bar_options[] = {
     {"bar.opportunity-fire",
      "Series 12.8 Opportunity Fire (our reconstruction): a unit fires at an enemy entering, or changing "
      "formation or facing in, its front hexes; twice a hex an activation"},
+    {"bar.7.1a.C",
+     "Monmouth 7.1a C: Morgan's Command joins Lee's Detachment; British Flank Guards/Jaeger (scenario 1)"},
 };
 #define BAR_NOPTIONS ((int)(sizeof bar_options / sizeof bar_options[0]))
 
@@ -872,6 +888,12 @@ static int init(void *st, const mk_scenario *sc, uint64_t options, uint64_t seed
     if (check_options(options, err))
         return -1;
     s->opts = (uint8_t)options;
+    bool variant = options & BO_MORGAN, any = false;   /* Monmouth 7.1a C */
+    for (int i = 0; i < sc->nunits; i++)
+        any |= x->p[i].variant != 0;
+    if (variant && !any)
+        return mk_error_set(err, "bad_arg", "%s: option %s: the scenario has no such variant", sc->source,
+                            bar_options[1].id);
     mk_rng_seed(&s->head.rng, seed);
     s->npieces = (int16_t)sc->nunits;
     s->turn = (int16_t)x->first_turn;
@@ -880,6 +902,9 @@ static int init(void *st, const mk_scenario *sc, uint64_t options, uint64_t seed
     s->of_unit = -1;
     s->cx_unit = -1;
     s->bat_leader = -1;
+    s->sr = -1;
+    for (int k = 0; k < BAR_MAX_SUCC; k++)
+        s->succ_wing[k] = -1;
     s->det[0] = s->det[1] = -1;
     for (int i = 0; i < sc->nunits; i++) {
         bar_pc *p = &s->pc[i];
@@ -889,6 +914,10 @@ static int init(void *st, const mk_scenario *sc, uint64_t options, uint64_t seed
         p->facing = (uint8_t)x->p[i].face0;
         if (p->form == BAR_FM_HOOK && x->p[i].hook_left0)
             p->more2 |= BM2_HOOK_LEFT;
+        if (x->p[i].variant && !variant) {   /* 7.1a C: out of play */
+            p->hex = MK_NO_HEX;
+            p->more2 |= BM2_OUT;
+        }
         if (p->hex != MK_NO_HEX)
             p->flags |= BF_ON;
     }
@@ -899,15 +928,39 @@ static int init(void *st, const mk_scenario *sc, uint64_t options, uint64_t seed
     return bar_turn_init(s, sc, ev ? ev : &none);
 }
 
+/* 6.2d C: in a special Close Combat Segment the units may first advance
+ * one hex to engage: moves alone, into a hex next to an enemy combat unit,
+ * one a unit (ours: "stacked units must advance together" is not built). */
+static int advance_only(const bar_state *s, const mk_scenario *sc, mk_action *out, int n)
+{
+    if (s->sr_mode != BSR_CLOSE || s->of_unit >= 0)
+        return n;
+    const bar_ext *x = bar_x(sc);
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        const mk_action *a = &out[i];
+        bool keep = a->type == BA_NEXT;
+        if (a->type == BA_MOVE && !bar_is_leader(&x->p[a->unit]) && !(s->pc[a->unit].flags & BF_MOVED)) {
+            mk_hex nb[6];
+            mk_hex_neighbors(&sc->map.grid, a->path[0], nb);
+            for (int d = 0; d < 6 && !keep; d++)
+                keep = nb[d] != MK_NO_HEX && bar_unit_at(s, sc, nb[d], bar_other(s->side), false);
+        }
+        if (keep)
+            out[k++] = *a;
+    }
+    return k;
+}
+
 static int legal(const void *st, const mk_scenario *sc, mk_action *out, int cap)
 {
     const bar_state *s = st;
     switch (s->phase) {
-    case BP_ACTIVATE: return bar_legal_activate(s, sc, out, cap);
+    case BP_ACTIVATE: return s->sr >= 0 ? bar_legal_special(s, sc, out, cap) : bar_legal_activate(s, sc, out, cap);
     case BP_MOVE:
         return s->of_unit >= 0   ? bar_legal_opfire(s, sc, out, cap)
                : s->cx_unit >= 0 ? bar_legal_xcharge(s, sc, out, cap)
-                                 : bar_legal_move(s, sc, NULL, out, 0, cap);
+                                 : advance_only(s, sc, out, bar_legal_move(s, sc, NULL, out, 0, cap));
     case BP_FIRE: return bar_legal_snipe(s, sc, out, bar_legal_fire(s, sc, NULL, out, 0, cap), cap);
     case BP_CC:
         return s->cx_unit >= 0   ? bar_legal_xcharge(s, sc, out, cap)
@@ -934,7 +987,7 @@ static bool find_legal(const bar_state *s, const mk_scenario *sc, const mk_actio
     case BP_MOVE:
         n = s->of_unit >= 0   ? bar_legal_opfire(s, sc, list, cap)
             : s->cx_unit >= 0 ? bar_legal_xcharge(s, sc, list, cap)
-                              : bar_legal_move(s, sc, a, list, 0, cap);
+                              : advance_only(s, sc, list, bar_legal_move(s, sc, a, list, 0, cap));
         break;
     case BP_FIRE:   /* (a fire is never a snipe: each list alone) */
         n = a->type == BA_SNIPE ? bar_legal_snipe(s, sc, list, 0, cap) : bar_legal_fire(s, sc, a, list, 0, cap);
@@ -984,6 +1037,7 @@ static int apply(void *st, const mk_scenario *sc, const mk_action *a, mk_events 
     if (!match && a->unit >= 0 && a->unit < s->npieces && a->type != BA_ACTIVATE &&
         a->type != BA_NEXT && a->type != BA_GUARD && a->type != BA_RBCC && a->type != BA_OPFIRE &&
         a->type != BA_DETACH && a->type != BA_COUNTERCHARGE && a->type != BA_OPCHARGE && a->type != BA_ATTACH &&
+        a->type != BA_SPECIAL &&
         !bar_piece_active(s, sc, a->unit))
         return mk_error_set(err, "illegal_action", "%s does not take part in this activation (Monmouth 2.4a)",
                             bar_pid(sc, a->unit));
@@ -998,6 +1052,8 @@ static int apply(void *st, const mk_scenario *sc, const mk_action *a, mk_events 
     int rc;
     if (a->type == BA_ACTIVATE)
         rc = bar_apply_activate(s, sc, a, ev, err);
+    else if (a->type == BA_SPECIAL)
+        rc = bar_apply_special(s, sc, a, ev);
     else if (a->type == BA_DETACH)
         rc = bar_apply_detach(s, sc, a, ev);
     else if (a->type == BA_NEXT) {
@@ -1005,10 +1061,16 @@ static int apply(void *st, const mk_scenario *sc, const mk_action *a, mk_events 
             bar_turn_start(s, sc, ev);
         } else if (s->phase == BP_MOVE) {
             bar_end_movement(s, sc, ev);
-            s->phase = BP_FIRE;
+            s->phase = s->sr_mode == BSR_CLOSE ? BP_CC : BP_FIRE;   /* 6.2d: one kind of combat */
+            if (s->sr_mode == BSR_MOVE)
+                bar_end_special_segment(s, sc, ev);   /* 6.2f A: a Movement Segment only */
         }
+        else if (s->phase == BP_FIRE && s->sr_mode == BSR_FIRE)
+            bar_end_special_segment(s, sc, ev);
         else if (s->phase == BP_FIRE)
             s->phase = BP_CC;
+        else if (s->sr_mode)
+            bar_end_special_segment(s, sc, ev);
         else
             bar_end_activation(s, sc, ev);
         rc = 0;
@@ -1028,16 +1090,20 @@ static int apply(void *st, const mk_scenario *sc, const mk_action *a, mk_events 
         bar_apply_guard(s, sc, a, ev);
         rc = 0;
     }
-    else
+    else {
         rc = bar_apply_move(s, sc, a, ev, err);
+        if (rc == 0 && s->sr_mode == BSR_CLOSE && a->type == BA_MOVE)
+            s->pc[a->unit].mp = 0;   /* 6.2d C: one hex */
+    }
     if (rc == 0) {
         s->head.actions++;
         bar_rgt_conform(s, sc);   /* 2.2d E viii (a Close Combat's retreat, a rally) */
         /* an Independent or a higher leader acts once a turn, in the first
-         * activation it takes part in (bar_piece_active) */
+         * activation it takes part in (bar_piece_active); a special
+         * segment is no activation (6.2d B, 6.2f C) */
         const bar_pinfo *p = a->unit >= 0 ? &bar_x(sc)->p[a->unit] : NULL;
         /* (a battery's fire, 3.2b C, is not an activation of its unit) */
-        if (p && a->type != BA_COUNTERCHARGE && a->type != BA_OPCHARGE &&   /* (the reactive side's) */
+        if (p && !s->sr_mode && a->type != BA_COUNTERCHARGE && a->type != BA_OPCHARGE &&   /* (the reactive side's) */
             (p->independent || (bar_is_leader(p) && p->role != BAR_LR_COMMAND)) &&
             !(a->type == BA_FIRE && (s->pc[a->unit].more2 & BM2_BATTERY)))
             s->pc[a->unit].flags |= BF_ACTED | BF_MOVED;
@@ -1048,7 +1114,10 @@ static int apply(void *st, const mk_scenario *sc, const mk_action *a, mk_events 
 static int to_move(const void *st)
 {
     const bar_state *s = st;   /* a Retreat Before Close Combat is the defender's */
-    return s->rb_unit >= 0 || s->of_unit >= 0 || s->cx_unit >= 0 ? bar_other(s->side) : s->side;
+    return s->rb_unit >= 0 || s->of_unit >= 0 || s->cx_unit >= 0 ||
+                   (s->phase == BP_ACTIVATE && s->sr == BAR_INI_CONFUSION)   /* 6.2c A: the other player picks */
+               ? bar_other(s->side)
+               : s->side;
 }
 static int active(const void *st) { return ((const bar_state *)st)->side; }
 static bool over(const void *st) { return ((const bar_state *)st)->phase == BP_OVER; }
@@ -1091,6 +1160,12 @@ static json_t *state_json(const void *st, const mk_scenario *sc)
     if (s->phase != BP_ACTIVATE && s->phase != BP_OVER) {
         json_object_set_new(o, "command", json_string(x->oob.org[s->org].id));
         json_object_set_new(o, "in_command", json_boolean(s->in_command));
+        if (s->in_command == BIC_LIMITED)
+            json_object_set_new(o, "limited", json_true());   /* 6.2c A */
+        if (s->sr_mode)   /* 6.2d, 6.2f */
+            json_object_set_new(o, "special_segment", json_string(s->sr_mode == BSR_MOVE    ? "movement"
+                                                                  : s->sr_mode == BSR_FIRE ? "fire"
+                                                                                           : "close_combat"));
     }
     json_t *units = json_array();
     for (int i = 0; i < s->npieces; i++) {
@@ -1190,6 +1265,14 @@ static json_t *state_json(const void *st, const mk_scenario *sc)
         if (s->cx_kind == BX_COUNTER)
             json_object_set_new(p, "target", hex_json(sc, s->cx_target));
         json_object_set_new(o, "pending", p);
+    } else if (s->phase == BP_ACTIVATE && s->sr >= 0) {
+        static const char *const names[BAR_NINI] = {"army_morale", "leader_lapse", "confusion", "free_combat",
+                                                    "special_rally", "leader_initiative", "battle_tempo"};
+        json_t *p = json_object();
+        json_object_set_new(p, "decision", json_string("special_result"));
+        json_object_set_new(p, "result", json_string(names[s->sr]));
+        json_object_set_new(p, "side", json_string(sc->sides[to_move(s)].id));
+        json_object_set_new(o, "pending", p);
     } else if (s->rb_unit >= 0) {
         json_t *p = json_object();
         json_object_set_new(p, "decision", json_string("retreat_before_close_combat"));
@@ -1219,7 +1302,7 @@ static const char *const type_names[BA_COUNT] = {"",     "activate", "next", "mo
                                                  "enter", "fire", "close_combat", "snipe", "rout", "exit", "guard",
                                                  "retreat_before_close_combat", "opportunity_fire", "detach",
                                                  "countercharge", "opportunity_charge", "mount", "prolonge",
-                                                 "attach"};
+                                                 "attach", "special_result"};
 
 static json_t *action_json(const void *st, const mk_scenario *sc, const mk_action *a)
 {
@@ -1324,11 +1407,14 @@ static json_t *action_json(const void *st, const mk_scenario *sc, const mk_actio
         break;
     case BA_EXIT:
         json_object_set_new(o, "unit", json_string(bar_pid(sc, a->unit)));
-        if (a->flags)
+        if (a->flags == 1)
             json_object_set_new(o, "off_map", json_true());
+        if (a->flags == 2)
+            json_object_set_new(o, "advanced_corps", json_true());
         snprintf(text, sizeof text, "%s leaves the map from %s (%s)", bar_pid(sc, a->unit),
                  mk_hex_label(g, s->pc[a->unit].hex, lb),
-                 a->flags ? "off-map movement, Monmouth 3.4c: back after the next turn"
+                 a->flags == 2 ? "the Advanced Corps, Monmouth 7.4a G: reorganized, back from 5:00 AM 29 June"
+                 : a->flags ? "off-map movement, Monmouth 3.4c: back after the next turn"
                  : x->p[a->unit].side == BAR_AMERICAN ? "Monmouth 7.1a A" : "Monmouth 7.2d B, 7.3d C, 7.4d C");
         break;
     case BA_DETACH:
@@ -1373,6 +1459,25 @@ static json_t *action_json(const void *st, const mk_scenario *sc, const mk_actio
                  a->flags ? "mounts" : "dismounts", bar_formation_name(a->target), a->other * 30,
                  x->p[a->unit].kind == BK_CAVALRY ? "7.4a C" : "4.1b E");
         break;
+    case BA_SPECIAL:
+        if (a->other >= 0) {
+            json_object_set_new(o, "command", json_string(x->oob.org[a->other].id));
+            if (s->sr == BAR_INI_FREE_COMBAT)
+                json_object_set_new(o, "close", json_boolean(a->flags & BAF_CLOSE));
+            snprintf(text, sizeof text, "%s: %s%s (Monmouth 6.2)",
+                     s->sr == BAR_INI_CONFUSION       ? "Confusion"
+                     : s->sr == BAR_INI_FREE_COMBAT   ? "Free Combat"
+                     : s->sr == BAR_INI_SPECIAL_RALLY ? "Special Rally"
+                                                      : "Leader Initiative",
+                     x->oob.org[a->other].id,
+                     s->sr != BAR_INI_FREE_COMBAT ? "" : a->flags & BAF_CLOSE ? ", Close Combat" : ", Fire Combat");
+        } else {
+            json_object_set_new(o, "tempo",
+                                json_string(a->flags & BAF_UP ? "up" : a->flags & BAF_DOWN ? "down" : "none"));
+            snprintf(text, sizeof text, "Battle Tempo: the End Turn marker %s (Monmouth 6.2g)",
+                     a->flags & BAF_UP ? "up a box" : a->flags & BAF_DOWN ? "down a box" : "stays");
+        }
+        break;
     case BA_RBCC:
         json_object_set_new(o, "retreat", json_boolean(a->flags));
         snprintf(text, sizeof text, "%s",
@@ -1413,21 +1518,24 @@ static int action_parse(const void *st, const mk_scenario *sc, json_t *obj, mk_a
     if (t < 0)
         return mk_error_set(err, "bad_arg", "action.type: one of activate, next, move, face, form, rout, snipe, exit, guard, "
                                             "enter, prolonge, fire, close_combat, retreat_before_close_combat, "
-                                            "opportunity_fire, detach, countercharge, opportunity_charge, mount, attach");
+                                            "opportunity_fire, detach, countercharge, opportunity_charge, mount, attach, "
+                                            "special_result");
     out->type = (uint8_t)t;
     const char *key;
     json_t *v;
     json_object_foreach(obj, key, v) {
         static const char *const ok[] = {"type", "text", "cost", "unit", "path", "target", "facing",
                                          "formation", "command", "wing", "leader", "charge", "retreat",
-                                         "off_map", "hook", "mounted", "with_guns", NULL};
+                                         "off_map", "hook", "mounted", "with_guns", "close", "tempo",
+                                         "advanced_corps", NULL};
         bool known = false;
         for (int k = 0; ok[k]; k++)
             known |= !strcmp(ok[k], key);
         if (!known)
             return mk_error_set(err, "bad_arg", "action.%s: unknown field", key);
         if ((!strcmp(key, "wing") || !strcmp(key, "charge") || !strcmp(key, "off_map") || !strcmp(key, "retreat") ||
-             !strcmp(key, "mounted") || !strcmp(key, "with_guns")) &&
+             !strcmp(key, "mounted") || !strcmp(key, "with_guns") || !strcmp(key, "close") ||
+             !strcmp(key, "advanced_corps")) &&
             !json_is_boolean(v))
             return mk_error_set(err, "bad_arg", "action.%s: true or false", key);
     }
@@ -1443,6 +1551,23 @@ static int action_parse(const void *st, const mk_scenario *sc, json_t *obj, mk_a
     }
     if (t == BA_NEXT)
         return 0;
+    if (t == BA_SPECIAL) {   /* 6.2c-g: {"command": id, "close": bool} or {"tempo": "up"|"down"|"none"} */
+        const char *c = json_string_value(json_object_get(obj, "command"));
+        const char *tp = json_string_value(json_object_get(obj, "tempo"));
+        if (c) {
+            int org = bar_oob_find_org(&x->oob, s->side, c);
+            if (org < 0)
+                return mk_error_set(err, "bad_arg", "action.command: no Command '%s' of the %s", c,
+                                    sc->sides[s->side].id);
+            out->other = (int16_t)org;
+            out->flags = json_is_true(json_object_get(obj, "close")) ? BAF_CLOSE : 0;
+        } else if (tp && (!strcmp(tp, "up") || !strcmp(tp, "down") || !strcmp(tp, "none"))) {
+            out->flags = !strcmp(tp, "up") ? BAF_UP : !strcmp(tp, "down") ? BAF_DOWN : 0;
+        } else {
+            return mk_error_set(err, "bad_arg", "action.command (a Command id) or action.tempo (up, down, none)");
+        }
+        return 0;
+    }
     if (t == BA_OPFIRE) {
         json_t *u = json_object_get(obj, "unit");
         out->other = s->of_unit;
@@ -1492,7 +1617,10 @@ static int action_parse(const void *st, const mk_scenario *sc, json_t *obj, mk_a
         out->path[0] = h;
         out->npath = 1;
     } else if (t == BA_ROUT || t == BA_EXIT || t == BA_GUARD || t == BA_DETACH) {
-        out->flags = t == BA_EXIT && json_is_true(json_object_get(obj, "off_map"));
+        out->flags = t != BA_EXIT                                          ? 0
+                     : json_is_true(json_object_get(obj, "off_map"))        ? 1
+                     : json_is_true(json_object_get(obj, "advanced_corps")) ? 2   /* 7.4a G */
+                                                                            : 0;
         return 0;
     } else if (t == BA_SNIPE || t == BA_ATTACH) {
         const char *l = json_string_value(json_object_get(obj, "leader"));

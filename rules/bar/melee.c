@@ -28,6 +28,8 @@ static bool can_attack(const bar_state *s, const mk_scenario *sc, int i)
     const bar_ext *x = bar_x(sc);
     const bar_pc *p = &s->pc[i];
     /* the cheap tests first: most pieces are not in the activation */
+    if (s->in_command == BIC_LIMITED)
+        return false;   /* Monmouth 6.2c A: it may not initiate Close Combat */
     return p->hex != MK_NO_HEX && !bar_is_leader(&x->p[i]) && x->p[i].kind != BK_ARTILLERY &&
            !(p->status & BS_ROUTED) && !(p->flags & (BF_CC | BF_OOC)) && p->form != BAR_FM_SQUARE &&
            p->form != BAR_FM_SKIRMISH && p->form != BAR_FM_ROAD_COLUMN && p->form != BAR_FM_HOOK &&

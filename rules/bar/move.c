@@ -361,6 +361,14 @@ int bar_legal_move(const bar_state *s, const mk_scenario *sc, const mk_action *w
             }
             continue;
         }
+        if (p->hex == MK_NO_HEX && (p->more & BM_EXITED)) {   /* 7.4a H: the Advanced Corps at W0201 */
+            mk_hex w = x->home[BAR_AMERICAN];
+            if (bar_ac_reenters(s, sc, i) && bar_piece_active(s, sc, i) && p->mp > 0 && w != MK_NO_HEX &&
+                !enemy_in(o, sc, w, pi->side) && fits(s, o, sc, i, w, p->form))
+                n = add(out, n, cap, (mk_action){.type = BA_ENTER, .cost = 1, .npath = 1, .unit = (int16_t)i,
+                                                 .other = -1, .target = -1, .path = {w}});
+            continue;
+        }
         if (p->hex == MK_NO_HEX) {   /* 7.0c: a reinforcement enters */
             if (pi->arrive < 0 || (p->flags & (BF_ON | BF_ELIM)) || p->mp <= 0 || !bar_piece_active(s, sc, i))
                 continue;
@@ -469,6 +477,20 @@ int bar_legal_move(const bar_state *s, const mk_scenario *sc, const mk_action *w
     }
     /* 3.2b C, 4.2b D: Knox or Pattison attaches an artillery unit */
     n = bar_legal_attach(s, sc, lo, hi, out, n, cap);
+    /* 7.4a G (scenario 4): before any Night turn, an infantry or cavalry
+     * unit or a leader of the Advanced Corps (Lee's Wing) on a map edge hex
+     * within 20 hexes of W0201 may leave, in any state ("via normal
+     * activations or by Routing"); not the Army Leader (ours) */
+    if (s->side == BAR_AMERICAN && bar_ac_exit_open(s, sc) && x->home[BAR_AMERICAN] != MK_NO_HEX)
+        for (int i = lo; i < hi; i++) {
+            const bar_pc *p = &s->pc[i];
+            if (p->hex == MK_NO_HEX || x->p[i].kind == BK_ARTILLERY || i == bar_army_leader(s, s->side) ||
+                !bar_piece_active(s, sc, i) || !bar_ac_member(s, sc, i) || !mk_hex_on_map_edge(g, p->hex) ||
+                mk_hex_distance(g, p->hex, x->home[BAR_AMERICAN]) > 20)
+                continue;
+            n = add(out, n, cap, (mk_action){.type = BA_EXIT, .flags = 2, .cost = 1, .unit = (int16_t)i, .other = -1,
+                                             .target = -1});
+        }
     /* formation changes (also for units that cannot move: Square, unlimbered guns) */
     for (int i = lo; i < hi; i++) {
         const bar_pc *p = &s->pc[i];
@@ -558,14 +580,15 @@ int bar_apply_move(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_e
     p->flags |= BF_MOVED;
     switch (a->type) {
     case BA_EXIT: {
-        mk_event *e = bar_ev(ev, "exit", a->flags ? "Monmouth 3.4c (off-map movement)"
+        mk_event *e = bar_ev(ev, "exit", a->flags == 2 ? "Monmouth 7.4a G (the Advanced Corps)"
+                                     : a->flags ? "Monmouth 3.4c (off-map movement)"
                                      : x->p[i].side == BAR_AMERICAN ? "Monmouth 7.1a A"
                                                                     : "Monmouth 7.2d B");
         e->unit = (int16_t)i;
         e->from = p->hex;
         p->hex = MK_NO_HEX;
         p->mp = 0;
-        if (a->flags) {   /* 3.4c: back after the entire next turn */
+        if (a->flags == 1) {   /* 3.4c: back after the entire next turn */
             p->more |= BM_OFFMAP;
             p->back = (int16_t)(s->turn + 2);
         } else {
@@ -587,6 +610,12 @@ int bar_apply_move(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_e
         p->mp = 0;
         return 0;
     case BA_ENTER: {
+        if (p->more & BM_EXITED) {   /* 7.4a H: back in Good Order, in von Steuben's Wing */
+            p->more &= (uint8_t)~BM_EXITED;
+            p->status = 0;
+            if (x->p[i].org >= 0 && x->p[i].org < 64)
+                s->ac_ste |= 1ull << x->p[i].org;
+        }
         p->hex = a->path[0];
         p->flags |= BF_ON;
         p->more &= (uint8_t)~BM_OFFMAP;
@@ -742,8 +771,8 @@ int bar_apply_move(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_e
  * Disorder (A) at +5/+10; 2.8 B, in a Heat turn every unit that spent MPs
  * checks Disorder (A) with +1 per MP (British infantry, dismounted cavalry
  * and artillery: per 1/2 MP); 2.8 E: a Shaken/Disordered unit failing it
- * may not move next activation (not built: it stays Shaken/Disordered);
- * 2.8 E: a Heat check never routs. */
+ * spends no MPs in its next activation (BM2_NO_MP, the 'CAPTURED' marker;
+ * set_activation_mp); 2.8 E: a Heat check never routs. */
 void bar_end_movement(bar_state *s, const mk_scenario *sc, mk_events *ev)
 {
     const bar_ext *x = bar_x(sc);
@@ -764,7 +793,13 @@ void bar_end_movement(bar_state *s, const mk_scenario *sc, mk_events *ev)
                                                               : BAR_HEAT_INFANTRY;
             int mod = bar_heat_mp_modifier(x->p[i].side, hc, p->spent);
             /* a Disorder Check never routs (its worst is Shaken/Disordered) */
-            bar_do_check(s, sc, i, 'D', 'A', mod, "Monmouth 2.8 B (Heat)", ev);
+            bool worst = (p->status & (BS_SHAKEN | BS_DISORDERED)) == (BS_SHAKEN | BS_DISORDERED);
+            int eff = bar_do_check(s, sc, i, 'D', 'A', mod, "Monmouth 2.8 B (Heat)", ev);
+            if (worst && eff != BAR_CE_PASS && eff != BAR_CE_NO_EFFECT) {
+                p->more2 |= BM2_NO_MP;   /* 2.8 E */
+                mk_event *e = bar_ev(ev, "no_mp_next_activation", "Monmouth 2.8 E");
+                e->unit = (int16_t)i;
+            }
         }
     }
 }

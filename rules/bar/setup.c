@@ -259,6 +259,66 @@ json_t *bar_build_scenario(int n, mk_error *err)
             }
         }
 
+    /* Monmouth 7.1a C (the optional variant, the game's option
+     * "bar.7.1a.C"): its pieces go in the file too, marked "variant": 1,
+     * placed the same way after every other piece; i: Morgan's Command;
+     * ii: the British choice of up to 25 SPs from the Flank Guards and
+     * the Jaeger Corps, ours: the units in the order of battle's order
+     * while they fit, within 6 hexes of Clinton ("south of the Monmouth
+     * Court House-Shrewsbury Road" is not checked: the schematic map). */
+    static mk_hex vat[BAR_SC_MAX_PLACES];
+    static bar_place vpl[BAR_OOB_MAX_UNITS];
+    int nv = 0;
+    for (int pass = 0; pass < 2 && s.nvariants > 0; pass++)
+        for (int i = 0; i < s.nplaces; i++) {
+            const bar_place *pl = &s.place[i];
+            if (pl->variant != 1 || (pl->at == BAR_AT_WITH) != (pass == 1))
+                continue;
+            int side = pl->unit >= 0 ? o.unit[pl->unit].side : o.leader[pl->leader].side;
+            int sp = pl->unit >= 0 ? o.unit[pl->unit].sp : 0;
+            mk_hex h = place_hex(&b, pl, side, sp);
+            vat[i] = h;
+            if (pl->unit >= 0) {
+                b.uhex[pl->unit] = h;
+                b.sp[h] += sp;
+                b.side_at[h] = (int8_t)side;
+            } else {
+                b.lhex[pl->leader] = h;
+            }
+        }
+    if (s.nvariants > 0 && s.choice_max_sp > 0 && s.choice_leader >= 0 && b.lhex[s.choice_leader] != MK_NO_HEX) {
+        int total = 0;
+        for (int u = 0; u < o.nunits && nv < BAR_OOB_MAX_UNITS; u++) {
+            bool from = false;
+            for (int k = 0; k < s.choice_norgs; k++)
+                from |= org_under(&o, o.unit[u].command, s.choice_org[k]);
+            if (!from || b.uhex[u] != MK_NO_HEX || total + o.unit[u].sp > s.choice_max_sp)
+                continue;
+            bar_place *pl = &vpl[nv];
+            memset(pl, 0, sizeof *pl);
+            pl->unit = (int16_t)u;
+            pl->leader = -1;
+            pl->at = BAR_AT_WITHIN;
+            pl->variant = 1;
+            pl->hex[0] = b.lhex[s.choice_leader];
+            pl->nhex = 1;
+            pl->radius = s.choice_within;
+            pl->max_col = -1;
+            pl->terrain = -1;
+            pl->with_org = -1;
+            pl->with_side = -1;
+            pl->group = -1;
+            pl->order = -1;
+            snprintf(pl->section, sizeof pl->section, "7.1a C ii");
+            mk_hex h = place_hex(&b, pl, BAR_BRITISH, o.unit[u].sp);
+            b.uhex[u] = h;
+            b.sp[h] += o.unit[u].sp;
+            b.side_at[h] = BAR_BRITISH;
+            total += o.unit[u].sp;
+            nv++;
+        }
+    }
+
     json_t *root = json_object();
     char id[64];
     snprintf(id, sizeof id, "bar/%s", scen_files[n]);
@@ -284,6 +344,17 @@ json_t *bar_build_scenario(int n, mk_error *err)
     for (int i = 0; i < s.nplaces; i++)
         if (s.place[i].variant == 0)
             json_array_append_new(units, piece_json(&b, &s.place[i], at[i]));
+    for (int i = 0; i < s.nplaces; i++)   /* 7.1a C: the variant's pieces, "variant": 1 */
+        if (s.place[i].variant == 1) {
+            json_t *pj = piece_json(&b, &s.place[i], vat[i]);
+            json_object_set_new(pj, "variant", json_integer(1));
+            json_array_append_new(units, pj);
+        }
+    for (int k = 0; k < nv; k++) {
+        json_t *pj = piece_json(&b, &vpl[k], b.uhex[vpl[k].unit]);
+        json_object_set_new(pj, "variant", json_integer(1));
+        json_array_append_new(units, pj);
+    }
     json_object_set_new(root, "units", units);
     json_decref(mf);
     return root;
