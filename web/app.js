@@ -302,7 +302,7 @@ function panels() {
   if (decision) {
     const p = st.pending || {};
     $('decision-what').textContent = p.decision
-      ? `${p.decision.replace(/_/g, ' ')}${p.unit ? ' for ' + p.unit : ''}${p.attacker ? ' against ' + p.attacker : ''}${p.hex ? ' at ' + p.hex : ''}${p.hits_left ? `, ${p.hits_left} hit(s) to take` : ''}`
+      ? `${p.decision.replace(/_/g, ' ')}${p.result ? ': ' + p.result.replace(/_/g, ' ') : ''}${p.unit ? ' for ' + p.unit : ''}${p.attacker ? ' against ' + p.attacker : ''}${p.hex ? ' at ' + p.hex : ''}${p.hits_left ? `, ${p.hits_left} hit(s) to take` : ''}`
       : 'Choose one:';
     const box = $('decision-choices');
     box.replaceChildren(...S.legal.map((a) => {

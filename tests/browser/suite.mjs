@@ -434,13 +434,30 @@ async function clickSvg(P, sel) {
   await P.clickAt(x, y);
 }
 
+// The Monmouth game's own page is the one to see when it fails (the
+// failure screenshot of the runner is the first tab's).
 async function barGame(D, base, check, shot) {
+  const pages = [];
+  try {
+    await barGamePlay(D, base, check, shot, pages);
+  } catch (e) {
+    if (pages[0]) {
+      const banner = await pages[0].eval(() => document.getElementById('banner').textContent).catch(() => '?');
+      console.log(`bar: the page said "${banner}" when it failed; screenshot ${shot.replace(/\.png$/, '')}-bar-failed.png`);
+      await pages[0].screenshot(shot.replace(/\.png$/, '') + '-bar-failed.png', false).catch(() => {});
+    }
+    throw e;
+  }
+}
+
+async function barGamePlay(D, base, check, shot, pages) {
   const cat = await (await fetch(`${base}/api/scenarios`)).json();
   const ids = ['bar/1-lees-repulse', 'bar/2-washingtons-stand', 'bar/3-grand-battle', 'bar/4-general-engagement'];
   if (!(cat.scenarios || []).some((x) => x.id === ids[0])) { console.log('bar: no bar/1-lees-repulse in this build; skipped'); return; }
   // A browser of its own: the tabs the tests before opened hold their live
   // streams, and a browser opens only about six connections to one server.
   const P = await D.isolatedPage();
+  pages.push(P);
   await P.goto(`${base}/`);
   await P.waitSel('#new-dialog[open]');
   await P.waitSel(`#nd-scenario option[value="${ids[0]}"]`, { attached: true });
@@ -511,11 +528,34 @@ async function barGame(D, base, check, shot) {
   const computerLines = () => P.eval(() => [...document.querySelectorAll('#log li.action')].filter((l) => /^british \(computer\): /.test(l.textContent)).length);
   const keep = await P.eval(() => { document.querySelector('svg#map polygon.hex').__musketKeep = true; return true; });
   let moved = false, answered = false, firstRound = true, over = false, sinceMove = 0, ended = false;
-  for (let round = 0; round < 14 && !(moved && answered) && !over; round++) {
+  for (let round = 0; round < 30 && !(moved && answered) && !over; round++) {
     // Our activation to choose (or the end of the game).
     await P.waitFor(() => /Game over/.test(document.getElementById('banner').textContent) ||
-      (/^Your move/.test(document.getElementById('banner').textContent) && document.querySelectorAll('#commands:not([hidden]) #command-list button').length > 0), null, 60000);
+      document.querySelectorAll('#decision:not([hidden]) #decision-choices button').length > 0 ||
+      (/^Your move/.test(document.getElementById('banner').textContent) && (document.querySelectorAll('#commands:not([hidden]) #command-list button').length > 0 ||
+        !document.getElementById('btn-end').disabled)), null, 60000);
     if (/Game over/.test(await text(P, '#banner'))) { over = true; break; }
+    // A decision of ours first (an Initiative special result, 6.2, asks
+    // which Command or what for the End Turn marker; a reactive decision):
+    // its first choice, by its button.
+    if (await count(P, '#decision:not([hidden]) #decision-choices button')) {
+      const what = await text(P, '#decision-what');
+      const n = await count(P, '#log li');
+      await P.click('#decision:not([hidden]) #decision-choices button');
+      await P.waitFor((m) => document.querySelectorAll('#log li').length > m, n, 10000);
+      console.log(`bar: decided "${what}" with its first button`);
+      continue;
+    }
+    // An activation of ours under way that we did not choose (6.2c
+    // Confusion: the other player picks it; 6.2d-f special segments): end
+    // its segments.
+    if (!(await count(P, '#commands:not([hidden]) #command-list button'))) {
+      const n = await count(P, '#log li');
+      console.log(`bar: ending "${await text(P, '#btn-end')}" of an activation we did not choose`);
+      await P.click('#btn-end');
+      await P.waitFor((m) => document.querySelectorAll('#log li').length > m, n, 10000);
+      continue;
+    }
     if (moved && (await computerLines()) > sinceMove) { answered = true; break; }
     const legal0 = await get(base, `/api/games/${game}/legal`, token);
     const cmds = await P.eval(() => [...document.querySelectorAll('#commands:not([hidden]) #command-list button[data-type="activate"]:not([data-wing])')].map((b) => b.dataset.command));
