@@ -248,6 +248,11 @@ const char *bar_pid(const mk_scenario *sc, int i);
 /* A combat unit, on the map, of side (or any side if -1), not routed if formed. */
 bool bar_unit_at(const bar_state *s, const mk_scenario *sc, mk_hex h, int side, bool formed_only);
 int bar_stack_sp(const bar_state *s, const mk_scenario *sc, mk_hex h, int side);
+/* Monmouth 2.1b: a Square needs 6 SPs in its hex (bar_square_check) */
+#define BAR_SQUARE_MIN_SP 6
+int bar_square_sp(const bar_state *s, const mk_scenario *sc, mk_hex h, int side);
+void bar_square_check(bar_state *s, const mk_scenario *sc, mk_hex h, mk_events *ev);
+void bar_squares_check(bar_state *s, const mk_scenario *sc, mk_events *ev);
 bool bar_is_front(const bar_state *s, const mk_scenario *sc, int i, mk_hex to);
 bool bar_faces(const bar_state *s, int i, int bearing12);
 /* A Hook (BAR_FM_HOOK, docs/bar.md "Hook"): its two arms, the Line's own

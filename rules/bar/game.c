@@ -373,6 +373,50 @@ int bar_stack_sp(const bar_state *s, const mk_scenario *sc, mk_hex h, int side)
     return sp;
 }
 
+/* Monmouth 2.1b: the SPs of side's units in Square in hex h. */
+int bar_square_sp(const bar_state *s, const mk_scenario *sc, mk_hex h, int side)
+{
+    const bar_ext *x = bar_x(sc);
+    int sp = 0;
+    for (int i = 0; i < s->npieces; i++)
+        if (s->pc[i].hex == h && h != MK_NO_HEX && s->pc[i].form == BAR_FM_SQUARE && x->p[i].side == side)
+            sp += s->pc[i].sp;
+    return sp;
+}
+
+/* Monmouth 2.1b: "If a Square formation falls below 6 SPs (not 3) it
+ * immediately changes to a single-hex Line": each side's Square in hex h
+ * (ours: the side's units in Square there together) below 6 SPs becomes
+ * Line, keeping its facing. */
+void bar_square_check(bar_state *s, const mk_scenario *sc, mk_hex h, mk_events *ev)
+{
+    const bar_ext *x = bar_x(sc);
+    if (h == MK_NO_HEX)
+        return;
+    for (int side = 0; side < 2; side++) {
+        int sp = bar_square_sp(s, sc, h, side);
+        if (sp <= 0 || sp >= BAR_SQUARE_MIN_SP)
+            continue;
+        for (int i = 0; i < s->npieces; i++) {
+            if (s->pc[i].hex != h || s->pc[i].form != BAR_FM_SQUARE || x->p[i].side != side)
+                continue;
+            s->pc[i].form = BAR_FM_LINE;
+            mk_event *e = bar_ev(ev, "formation", "Monmouth 2.1b (a Square below 6 SPs)");
+            e->unit = (int16_t)i;
+            e->text = bar_formation_name(BAR_FM_LINE);
+        }
+    }
+}
+
+/* Every hex with a Square (the end of each action: a unit that left, was
+ * eliminated or changed formation may have left one below 6 SPs). */
+void bar_squares_check(bar_state *s, const mk_scenario *sc, mk_events *ev)
+{
+    for (int i = 0; i < s->npieces; i++)
+        if (s->pc[i].form == BAR_FM_SQUARE && s->pc[i].hex != MK_NO_HEX)
+            bar_square_check(s, sc, s->pc[i].hex, ev);
+}
+
 int bar_dir_step(int dir) { return ((dir + 1) * 2) % 12; }   /* flat: NE is 60 degrees */
 
 /* The bearing from a to b in 30-degree steps (nearest), clockwise from up. */
@@ -594,6 +638,7 @@ void bar_lose_sp(bar_state *s, const mk_scenario *sc, int i, int n, mk_events *e
     mk_event *e = bar_ev(ev, "loss", "Monmouth 1.2a B");
     e->unit = (int16_t)i;
     e->hits = (int16_t)n;
+    mk_hex at = p->hex;
     if (p->sp == 0) {
         mk_event *d = bar_ev(ev, "eliminated", "Monmouth 1.2a B");
         d->unit = (int16_t)i;
@@ -601,6 +646,7 @@ void bar_lose_sp(bar_state *s, const mk_scenario *sc, int i, int n, mk_events *e
         p->hex = MK_NO_HEX;
         p->flags |= BF_ELIM;
     }
+    bar_square_check(s, sc, at, ev);   /* Monmouth 2.1b */
 }
 
 /* Rout (2.5): the unit is Routed and makes a Rout Retreat of 4 hexes (6
@@ -843,6 +889,7 @@ static int apply(void *st, const mk_scenario *sc, const mk_action *a, mk_events 
     else
         rc = bar_apply_move(s, sc, a, ev, err);
     if (rc == 0) {
+        bar_squares_check(s, sc, ev);   /* Monmouth 2.1b */
         s->head.actions++;
         /* an Independent or a higher leader acts once a turn, in the first
          * activation it takes part in (bar_piece_active) */

@@ -363,6 +363,10 @@ int bar_legal_move(const bar_state *s, const mk_scenario *sc, const mk_action *w
             int f = list[k];
             if (f == p->form || (f == BAR_FM_SKIRMISH && !pi->skirmish) || !fits(s, o, sc, i, p->hex, f))
                 continue;
+            /* Monmouth 2.1b: at least 6 SPs in a hex for a Square (ours:
+             * this unit with its side's units already in Square there) */
+            if (f == BAR_FM_SQUARE && p->sp + bar_square_sp(s, sc, p->hex, pi->side) < BAR_SQUARE_MIN_SP)
+                continue;
             n = add(out, n, cap, (mk_action){.type = BA_FORM, .cost = (uint8_t)c, .unit = (int16_t)i,
                                              .other = -1, .target = (int16_t)f});
         }
