@@ -82,10 +82,10 @@ static void test_tables(const mk_scenario *sc)
 }
 
 /* The index against a scan of the pieces, hex by hex. */
-static int occ_mismatches(const bar_state *s)
+static int occ_mismatches(const bar_state *s, const mk_scenario *sc)
 {
     bar_occ o;
-    bar_occ_build(&o, s);
+    bar_occ_build(&o, s, sc);
     int bad = 0;
     for (int i = 0; i < s->npieces; i++) {
         mk_hex h = s->pc[i].hex;
@@ -135,7 +135,7 @@ static void test_apply_agrees(const char *id, int games, long steps_max)
             if (n <= 0)
                 break;
             if (step % 7 == 0)
-                occ_bad += occ_mismatches(s);
+                occ_bad += occ_mismatches(s, sc);
             double e0 = rs->evaluate(s, sc, 0), e1 = rs->evaluate(s, sc, 1);
             eval_bad += !(e0 >= -1 && e0 <= 1) || fabs(e0 + e1) > 1e-12;
             for (int k = 0; k < 4; k++) {

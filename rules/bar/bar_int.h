@@ -136,7 +136,12 @@ typedef struct bar_pc {
     int8_t wounded;        /* leaders: turns out (6.6e) */
     int8_t spent;          /* half MPs spent this activation (2.7, 2.8, 4.1a B) */
     uint8_t more;          /* BM_* */
-    int8_t ctr;            /* a replacement leader: his Leader Loss counter + 1 (2.4b) */
+    union {
+        int8_t ctr;        /* a leader: a replacement's Leader Loss counter + 1 (2.4b) */
+        int8_t tail;       /* a unit: its second (trailing) hex, Monmouth 2.1c: 0 none,
+                            * 1-6 the core direction + 1 from hex to it, BAR_TAIL_OFF
+                            * still off the map (bar_tail_hex, bar_put) */
+    };
     int16_t back;          /* 3.4c: the first turn it may re-enter */
 } bar_pc;
 bool bar_offmap_exit_hex(const mk_scenario *sc, mk_hex h);
@@ -207,6 +212,38 @@ enum { BAF_WING = 1,     /* BA_ACTIVATE: try a Wing Activation (2.4a) */
        BAF_CHARGE = 2,    /* BA_CC: a cavalry Charge (2.3), path[0] its end hex */
        BAF_HOOK_LEFT = 4 };   /* BA_FORM to BAR_FM_HOOK: bend the left end (else the right) */
 
+/* --- two-hex units (Monmouth 2.1c; docs/bar.md "Two-hex Road Column") ---- */
+#define BAR_TAIL_OFF 7
+/* 2.1c: a unit in (artillery) Road Column with more SPs than one hex of
+ * that formation holds (8; artillery 2) is in two hexes. */
+static inline bool bar_wants_tail(const bar_ext *x, int i, int form, int sp)
+{
+    return x->p[i].kind != BK_LEADER && (form == BAR_FM_ROAD_COLUMN || form == BAR_FM_ARTILLERY_ROAD_COLUMN) &&
+           sp > x->ch.stacking[form];
+}
+static inline mk_hex bar_tail_hex(const bar_state *s, const mk_scenario *sc, int i)
+{
+    const bar_pc *p = &s->pc[i];
+    if (bar_x(sc)->p[i].kind == BK_LEADER || p->tail < 1 || p->tail > 6 || p->hex == MK_NO_HEX)
+        return MK_NO_HEX;
+    return bar_x(sc)->nb[p->hex][p->tail - 1];
+}
+/* Does piece i stand (with its head or its tail) in hex h? */
+static inline bool bar_in_hex(const bar_state *s, const mk_scenario *sc, int i, mk_hex h)
+{
+    return h != MK_NO_HEX && (s->pc[i].hex == h || bar_tail_hex(s, sc, i) == h);
+}
+/* The SPs piece i has in hex h: 2.1c, a two-hex Road Column has a hex's
+ * most (8) at its head and the rest in its trailing hex; one whose tail is
+ * still off the map has the head's share on the map. */
+int bar_sp_in(const bar_state *s, const mk_scenario *sc, int i, mk_hex h);
+/* Moves piece i's head to `to` (MK_NO_HEX: off the map); 2.1c: a two-hex
+ * Road Column's tail follows into the head's previous hex; one entering
+ * the map has its tail off the map; any other unit has none. */
+void bar_put(bar_state *s, const mk_scenario *sc, int i, mk_hex to);
+/* After a loss or a formation change: no tail unless bar_wants_tail. */
+void bar_tail_update(bar_state *s, const mk_scenario *sc, int i);
+
 /* --- who stands where ------------------------------------------------------ */
 /* A per-call index of the pieces in each hex, built on the caller's stack
  * by bar_occ_build: the state is plain data, cloned with memcpy, so it
@@ -221,12 +258,26 @@ typedef struct bar_occ {
     uint64_t used[(MK_MAX_HEX + 63) / 64];
     int16_t first[MK_MAX_HEX];
     int16_t next[MK_MAX_UNITS];
+    /* 2.1c: the pieces whose tail (second hex) is in h, chained the same
+     * way (tused, tfirst, tnext) */
+    uint64_t tused[(MK_MAX_HEX + 63) / 64];
+    int16_t tfirst[MK_MAX_HEX];
+    int16_t tnext[MK_MAX_UNITS];
 } bar_occ;
 
 static inline int bar_occ_first(const bar_occ *o, mk_hex h)
 {
     return h >= 0 && h < MK_MAX_HEX && (o->used[h >> 6] >> (h & 63) & 1) ? o->first[h] : -1;
 }
+static inline int bar_occ_tfirst(const bar_occ *o, mk_hex h)
+{
+    return h >= 0 && h < MK_MAX_HEX && (o->tused[h >> 6] >> (h & 63) & 1) ? o->tfirst[h] : -1;
+}
+/* for (each piece i standing in h): the heads there, then the tails */
+#define BAR_OCC_EACH(o, h, i)                                                                   \
+    for (int i##_k = 0, i = bar_occ_first(o, h); i##_k < 2;                                     \
+         i = ++i##_k < 2 ? bar_occ_tfirst(o, h) : -1)                                           \
+        for (; i >= 0; i = i##_k ? (o)->tnext[i] : (o)->next[i])
 
 /* A generator's `want` (bar_legal_move, _fire, _cc): NULL lists every
  * action; an action lists at least the actions equal to it (its piece's,
@@ -239,7 +290,7 @@ static inline void bar_want_range(const bar_state *s, const mk_action *want, int
 }
 
 /* --- shared helpers -------------------------------------------------------- */
-void bar_occ_build(bar_occ *o, const bar_state *s);
+void bar_occ_build(bar_occ *o, const bar_state *s, const mk_scenario *sc);
 static inline bool bar_is_leader(const bar_pinfo *p) { return p->kind == BK_LEADER; }
 static inline bool bar_alive(const bar_state *s, int i) { return !(s->pc[i].flags & BF_ELIM); }
 static inline bool bar_on_map(const bar_state *s, int i) { return s->pc[i].hex != MK_NO_HEX; }

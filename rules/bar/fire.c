@@ -31,7 +31,7 @@ static bool blocks(mk_hex h, const void *vctx)
     if (!c->o)
         return bar_unit_at(c->s, c->sc, h, -1, false);
     const bar_ext *x = bar_x(c->sc);
-    for (int i = bar_occ_first(c->o, h); i >= 0; i = c->o->next[i])
+    BAR_OCC_EACH(c->o, h, i)
         if (!bar_is_leader(&x->p[i]))
             return true;
     return false;
@@ -117,7 +117,7 @@ int bar_legal_fire(const bar_state *s, const mk_scenario *sc, const mk_action *w
 {
     const bar_ext *x = bar_x(sc);
     bar_occ occ;
-    bar_occ_build(&occ, s);
+    bar_occ_build(&occ, s, sc);
     int lo, hi;
     bar_want_range(s, want, &lo, &hi);
     if (n < cap)
@@ -128,8 +128,9 @@ int bar_legal_fire(const bar_state *s, const mk_scenario *sc, const mk_action *w
         int reach = x->ch.row[x->p[i].fire_row].range;
         mk_hex seen[64];
         int nseen = 0;
-        for (int j = 0; j < s->npieces && n < cap; j++) {
-            mk_hex h = s->pc[j].hex;
+        for (int jj = 0; jj < 2 * s->npieces && n < cap; jj++) {
+            int j = jj >> 1;   /* each piece's hex, then its trailing hex (2.1c) */
+            mk_hex h = jj & 1 ? bar_tail_hex(s, sc, j) : s->pc[j].hex;
             if (h == MK_NO_HEX || x->p[j].side == x->p[i].side || bar_is_leader(&x->p[j]) ||
                 mk_hex_distance(&sc->map.grid, s->pc[i].hex, h) > reach)
                 continue;
@@ -155,7 +156,7 @@ static int top_unit(const bar_state *s, const mk_scenario *sc, mk_hex h)
     const bar_ext *x = bar_x(sc);
     int best = -1;
     for (int j = 0; j < s->npieces; j++)
-        if (s->pc[j].hex == h && !bar_is_leader(&x->p[j]) && (best < 0 || s->pc[j].sp > s->pc[best].sp))
+        if (bar_in_hex(s, sc, j, h) && !bar_is_leader(&x->p[j]) && (best < 0 || s->pc[j].sp > s->pc[best].sp))
             best = j;
     return best;
 }

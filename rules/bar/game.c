@@ -336,9 +336,10 @@ static void release(mk_scenario *sc)
 /* --- shared helpers ------------------------------------------------------ */
 
 /* Fills o from s (bar_int.h: the chains in increasing piece order). */
-void bar_occ_build(bar_occ *o, const bar_state *s)
+void bar_occ_build(bar_occ *o, const bar_state *s, const mk_scenario *sc)
 {
     memset(o->used, 0, sizeof o->used);
+    memset(o->tused, 0, sizeof o->tused);
     for (int i = s->npieces - 1; i >= 0; i--) {
         mk_hex h = s->pc[i].hex;
         if (h < 0 || h >= MK_MAX_HEX)
@@ -347,14 +348,61 @@ void bar_occ_build(bar_occ *o, const bar_state *s)
         o->next[i] = (int16_t)(o->used[h >> 6] & bit ? o->first[h] : -1);
         o->first[h] = (int16_t)i;
         o->used[h >> 6] |= bit;
+        mk_hex t = bar_tail_hex(s, sc, i);   /* 2.1c: the second hex */
+        if (t < 0 || t >= MK_MAX_HEX)
+            continue;
+        bit = 1ull << (t & 63);
+        o->tnext[i] = (int16_t)(o->tused[t >> 6] & bit ? o->tfirst[t] : -1);
+        o->tfirst[t] = (int16_t)i;
+        o->tused[t >> 6] |= bit;
     }
+}
+
+/* --- two-hex units (Monmouth 2.1c) --------------------------------------- */
+
+int bar_sp_in(const bar_state *s, const mk_scenario *sc, int i, mk_hex h)
+{
+    const bar_pc *p = &s->pc[i];
+    if (h == MK_NO_HEX || bar_is_leader(&bar_x(sc)->p[i]))
+        return 0;
+    int head = p->sp, most = bar_x(sc)->ch.stacking[p->form];
+    if (p->tail >= 1 && p->tail <= BAR_TAIL_OFF && head > most)
+        head = most;   /* 2.1c: "each hex must have 8 SPs" */
+    if (h == p->hex)
+        return head;
+    return bar_tail_hex(s, sc, i) == h ? p->sp - head : 0;
+}
+
+void bar_put(bar_state *s, const mk_scenario *sc, int i, mk_hex to)
+{
+    bar_pc *p = &s->pc[i];
+    const bar_ext *x = bar_x(sc);
+    mk_hex from = p->hex;
+    p->hex = to;
+    if (x->p[i].kind == BK_LEADER)
+        return;
+    if (to == MK_NO_HEX || !bar_wants_tail(x, i, p->form, p->sp)) {
+        p->tail = 0;
+        return;
+    }
+    /* 2.1c: the head's previous hex becomes the trailing hex (ours) */
+    int d = from == MK_NO_HEX ? -1 : mk_hex_direction(&sc->map.grid, to, from);
+    p->tail = (int8_t)(d >= 0 ? d + 1 : from == MK_NO_HEX ? BAR_TAIL_OFF : 0);
+}
+
+void bar_tail_update(bar_state *s, const mk_scenario *sc, int i)
+{
+    bar_pc *p = &s->pc[i];
+    if (!bar_is_leader(&bar_x(sc)->p[i]) &&
+        (p->hex == MK_NO_HEX || !bar_wants_tail(bar_x(sc), i, p->form, p->sp)))
+        p->tail = 0;
 }
 
 bool bar_unit_at(const bar_state *s, const mk_scenario *sc, mk_hex h, int side, bool formed_only)
 {
     const bar_ext *x = bar_x(sc);
     for (int i = 0; i < s->npieces; i++) {
-        if (s->pc[i].hex != h || bar_is_leader(&x->p[i]) || (side >= 0 && x->p[i].side != side))
+        if (!bar_in_hex(s, sc, i, h) || bar_is_leader(&x->p[i]) || (side >= 0 && x->p[i].side != side))
             continue;
         if (formed_only && (s->pc[i].status & BS_ROUTED))
             continue;
@@ -368,8 +416,8 @@ int bar_stack_sp(const bar_state *s, const mk_scenario *sc, mk_hex h, int side)
     const bar_ext *x = bar_x(sc);
     int sp = 0;
     for (int i = 0; i < s->npieces; i++)
-        if (s->pc[i].hex == h && !bar_is_leader(&x->p[i]) && (side < 0 || x->p[i].side == side))
-            sp += s->pc[i].sp;
+        if (!bar_is_leader(&x->p[i]) && (side < 0 || x->p[i].side == side))
+            sp += bar_sp_in(s, sc, i, h);
     return sp;
 }
 
@@ -646,6 +694,7 @@ void bar_lose_sp(bar_state *s, const mk_scenario *sc, int i, int n, mk_events *e
         p->hex = MK_NO_HEX;
         p->flags |= BF_ELIM;
     }
+    bar_tail_update(s, sc, i);   /* 2.1c: 8 SPs or fewer are one hex */
     bar_square_check(s, sc, at, ev);   /* Monmouth 2.1b */
 }
 
@@ -701,7 +750,7 @@ void bar_rout_hexes(bar_state *s, const mk_scenario *sc, int i, int n, bool volu
             return;
         }
         p->facing = (uint8_t)bar_bearing12(g, p->hex, best);
-        p->hex = best;
+        bar_put(s, sc, i, best);   /* 2.1c: a Road Column's tail follows */
     }
     e = bar_ev(ev, "rout_retreat", "Monmouth 2.5 C");
     e->unit = (int16_t)i;
@@ -710,6 +759,7 @@ void bar_rout_hexes(bar_state *s, const mk_scenario *sc, int i, int n, bool volu
     e->value = (int16_t)n;
     if (p->form != BAR_FM_ARTILLERY_ROAD_COLUMN && x->p[i].kind == BK_INFANTRY)
         p->form = BAR_FM_GENERAL_ORDER, p->more &= (uint8_t)~BM_HOOK_LEFT;
+    bar_tail_update(s, sc, i);   /* 2.1c: a routed column in General Order is one hex */
 }
 
 /* 6.6 Leader Loss: each leader in hex h checks; natural is the fire roll
@@ -761,6 +811,8 @@ static int init(void *st, const mk_scenario *sc, uint64_t options, uint64_t seed
         p->facing = (uint8_t)x->p[i].face0;
         if (p->form == BAR_FM_HOOK && x->p[i].hook_left0)
             p->more |= BM_HOOK_LEFT;
+        if (p->hex != MK_NO_HEX && bar_wants_tail(x, i, p->form, p->sp))
+            p->tail = BAR_TAIL_OFF;   /* 2.1c (ours): it trails in behind its head's first move */
         if (p->hex != MK_NO_HEX)
             p->flags |= BF_ON;
     }
@@ -966,6 +1018,15 @@ static json_t *state_json(const void *st, const mk_scenario *sc)
         if (!bar_is_leader(&x->p[i])) {
             json_object_set_new(u, "sp", json_integer(p->sp));
             json_object_set_new(u, "formation", json_string(bar_formation_name(p->form)));
+            mk_hex t2 = bar_tail_hex(s, sc, i);
+            if (t2 != MK_NO_HEX) {   /* 2.1c: a two-hex Road Column's trailing hex and SPs */
+                json_object_set_new(u, "hex2", hex_json(sc, t2));
+                json_object_set_new(u, "sp_hex", json_integer(bar_sp_in(s, sc, i, p->hex)));
+                json_object_set_new(u, "sp_hex2", json_integer(bar_sp_in(s, sc, i, t2)));
+            } else if (p->tail == BAR_TAIL_OFF && p->hex != MK_NO_HEX) {
+                json_object_set_new(u, "tail_off_map", json_true());
+                json_object_set_new(u, "sp_hex", json_integer(bar_sp_in(s, sc, i, p->hex)));
+            }
             if (p->form == BAR_FM_HOOK)   /* which end is bent */
                 json_object_set_new(u, "hook", json_string(p->more & BM_HOOK_LEFT ? "left" : "right"));
             json_object_set_new(u, "status",
@@ -987,7 +1048,7 @@ static json_t *state_json(const void *st, const mk_scenario *sc)
             json_object_set_new(u, "off_map_until", json_integer(p->back - x->first_turn + 1));
         if (p->more & BM_GUARD)
             json_object_set_new(u, "baggage_guard", json_true());
-        if (p->ctr)
+        if (bar_is_leader(&x->p[i]) && p->ctr)
             json_object_set_new(u, "replacement", json_string(x->lc.set[x->p[i].loss_set == 'B'][p->ctr - 1].id));
         if (x->p[i].arrive >= 0 && !(p->flags & BF_ON)) {
             bar_turn_format(x->p[i].arrive, t, sizeof t);
@@ -1114,6 +1175,10 @@ static json_t *action_json(const void *st, const mk_scenario *sc, const mk_actio
             json_object_set_new(o, "hook", json_string(end));
             snprintf(text, sizeof text, "%s forms hook, the %s end bent back (%g MP)", bar_pid(sc, a->unit), end,
                      a->cost / 2.0);
+        } else if (a->npath) {   /* 2.1c: a two-hex Road Column's trailing hex */
+            json_object_set_new(o, "tail", hex_json(sc, a->path[0]));
+            snprintf(text, sizeof text, "%s forms %s, trailing into %s (%g MP)", bar_pid(sc, a->unit),
+                     bar_formation_name(a->target), mk_hex_label(g, a->path[0], lb), a->cost / 2.0);
         } else {
             snprintf(text, sizeof text, "%s forms %s (%g MP)", bar_pid(sc, a->unit), bar_formation_name(a->target),
                      a->cost / 2.0);
@@ -1212,7 +1277,7 @@ static int action_parse(const void *st, const mk_scenario *sc, json_t *obj, mk_a
     json_t *v;
     json_object_foreach(obj, key, v) {
         static const char *const ok[] = {"type", "text", "cost", "unit", "path", "target", "facing",
-                                         "formation", "command", "wing", "leader", "charge", "retreat",
+                                         "formation", "command", "wing", "leader", "charge", "retreat", "tail",
                                          "off_map", "hook", NULL};
         bool known = false;
         for (int k = 0; ok[k]; k++)
@@ -1298,6 +1363,14 @@ static int action_parse(const void *st, const mk_scenario *sc, json_t *obj, mk_a
         if (f == BAR_FM_HOOK && !hk)
             return mk_error_set(err, "bad_arg", "action.hook: which end the Hook bends, \"left\" or \"right\"");
         out->flags = end && !strcmp(end, "left") ? BAF_HOOK_LEFT : 0;
+        json_t *tl = json_object_get(obj, "tail");   /* 2.1c: the trailing hex */
+        if (tl) {
+            mk_hex h;
+            if (!json_is_string(tl) || mk_hex_parse(&sc->map.grid, json_string_value(tl), &h, e2, sizeof e2) < 0)
+                return mk_error_set(err, "bad_arg", "action.tail: a hex label (a Road Column's trailing hex)");
+            out->path[0] = h;
+            out->npath = 1;
+        }
     } else {
         mk_hex h;
         json_t *tg = json_object_get(obj, "target");

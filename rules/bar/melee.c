@@ -34,7 +34,7 @@ static bool can_attack(const bar_state *s, const mk_scenario *sc, int i)
 /* A combat unit of side in hex h (bar_unit_at, formed_only false). */
 static bool unit_in(const bar_occ *o, const bar_ext *x, mk_hex h, int side)
 {
-    for (int j = bar_occ_first(o, h); j >= 0; j = o->next[j])
+    BAR_OCC_EACH(o, h, j)
         if (!bar_is_leader(&x->p[j]) && x->p[j].side == side)
             return true;
     return false;
@@ -45,7 +45,7 @@ int bar_legal_cc(const bar_state *s, const mk_scenario *sc, const mk_action *wan
 {
     const bar_ext *x = bar_x(sc);
     bar_occ occ;
-    bar_occ_build(&occ, s);
+    bar_occ_build(&occ, s, sc);
     int lo, hi;
     bar_want_range(s, want, &lo, &hi);
     if (n < cap)
@@ -68,14 +68,15 @@ int bar_legal_cc(const bar_state *s, const mk_scenario *sc, const mk_action *wan
         /* 2.3d: mounted cavalry charges an enemy within its Charge Range + 1 */
         if (x->p[i].kind != BK_CAVALRY || (s->pc[i].status & BS_DISORDERED))
             continue;
-        for (int j = 0; j < s->npieces && n < cap; j++) {
-            mk_hex h = s->pc[j].hex;
+        for (int jj = 0; jj < 2 * s->npieces && n < cap; jj++) {
+            int j = jj >> 1;   /* each piece's hex, then its trailing hex (2.1c) */
+            mk_hex h = jj & 1 ? bar_tail_hex(s, sc, j) : s->pc[j].hex;
             if (h == MK_NO_HEX || x->p[j].side == x->p[i].side || bar_is_leader(&x->p[j]) ||
                 mk_hex_distance(&sc->map.grid, s->pc[i].hex, h) > 3)
                 continue;
-            bool dup = false;
+            bool dup = (jj & 1) == 0 && bar_tail_hex(s, sc, j) == h;
             for (int k = 0; k < j; k++)
-                dup |= s->pc[k].hex == h && x->p[k].side == x->p[j].side && !bar_is_leader(&x->p[k]);
+                dup |= bar_in_hex(s, sc, k, h) && x->p[k].side == x->p[j].side && !bar_is_leader(&x->p[k]);
             mk_hex end = dup ? MK_NO_HEX : charge_end(s, sc, i, h);
             if (end == MK_NO_HEX)
                 continue;
@@ -110,7 +111,14 @@ static int status_mod(const bar_series *se, const bar_pc *p)
  * and check morale; units that cannot retreat lose an SP. */
 /* The hex side's units in h fall back to: toward their rally hex, away
  * from enemy fronts; MK_NO_HEX if none. */
+static mk_hex retreat_to_but(const bar_state *s, const mk_scenario *sc, mk_hex h, int side, mk_hex but);
 static mk_hex retreat_to(const bar_state *s, const mk_scenario *sc, mk_hex h, int side)
+{
+    return retreat_to_but(s, sc, h, side, MK_NO_HEX);
+}
+
+/* retreat_to, never into hex `but` (a two-hex column's own tail, 2.1c) */
+static mk_hex retreat_to_but(const bar_state *s, const mk_scenario *sc, mk_hex h, int side, mk_hex but)
 {
     const bar_ext *x = bar_x(sc);
     const mk_grid *g = &sc->map.grid;
@@ -118,7 +126,8 @@ static mk_hex retreat_to(const bar_state *s, const mk_scenario *sc, mk_hex h, in
     int bestv = 1 << 30;
     for (int d = 0; d < 6; d++) {
         mk_hex nb = mk_hex_neighbor(g, h, d);
-        if (nb == MK_NO_HEX || x->map.terrain[nb] == BAR_T_LAKE || bar_unit_at(s, sc, nb, bar_other(side), false))
+        if (nb == MK_NO_HEX || nb == but || x->map.terrain[nb] == BAR_T_LAKE ||
+            bar_unit_at(s, sc, nb, bar_other(side), false))
             continue;
         int v = mk_hex_distance(g, nb, x->home[side]) * 4 + (bar_in_ezoc(s, sc, side, nb) ? 20 : 0);
         if (v < bestv)
@@ -132,21 +141,27 @@ static void retreat_hex(bar_state *s, const mk_scenario *sc, mk_hex h, int side,
     const bar_ext *x = bar_x(sc);
     mk_hex best = retreat_to(s, sc, h, side);
     for (int j = 0; j < s->npieces; j++) {
-        if (s->pc[j].hex != h || x->p[j].side != side)
+        if (!bar_in_hex(s, sc, j, h) || x->p[j].side != side)
             continue;
         if (bar_is_leader(&x->p[j])) {
             s->pc[j].hex = best != MK_NO_HEX ? best : s->pc[j].hex;
             continue;
         }
-        if (best == MK_NO_HEX) {
+        /* 2.1c (ours): a two-hex Road Column beaten in either hex retreats
+         * head first, from its head's hex but not into its own tail; the
+         * tail follows into the head's hex */
+        mk_hex tail = bar_tail_hex(s, sc, j), to = best;
+        if (tail != MK_NO_HEX)
+            to = retreat_to_but(s, sc, s->pc[j].hex, side, tail);
+        if (to == MK_NO_HEX) {
             bar_lose_sp(s, sc, j, 1, ev);
             continue;
         }
         mk_event *e = bar_ev(ev, "retreat", "Series 14 (Close Combat retreat)");
         e->unit = (int16_t)j;
-        e->from = h;
-        e->to = best;
-        s->pc[j].hex = best;
+        e->from = s->pc[j].hex;
+        e->to = to;
+        bar_put(s, sc, j, to);
         s->pc[j].status |= BS_DISORDERED;
         if (!(s->pc[j].status & BS_ROUTED))
             bar_do_check(s, sc, j, 'M', x->se.cc_letter, 0, "Monmouth 6.9 (Morale Check after Close Combat)", ev);
@@ -166,7 +181,7 @@ int bar_line_cv(const bar_state *s, const mk_scenario *sc, mk_hex h, int side)
     const bar_ext *x = bar_x(sc);
     int cand[32], val[32], nc = 0;
     for (int j = 0; j < s->npieces && nc < 32; j++)
-        if (s->pc[j].hex == h && !bar_is_leader(&x->p[j]) && x->p[j].side == side &&
+        if (bar_in_hex(s, sc, j, h) && !bar_is_leader(&x->p[j]) && x->p[j].side == side &&
             (s->pc[j].form == BAR_FM_LINE || s->pc[j].form == BAR_FM_HOOK))
             cand[nc] = j, val[nc++] = x->p[j].cv + status_mod(&x->se, &s->pc[j]);
     if (!nc)
@@ -194,7 +209,7 @@ static int defender_of(const bar_state *s, const mk_scenario *sc, mk_hex h, bool
     int best = -1;
     *all_routed = true;
     for (int j = 0; j < s->npieces; j++) {
-        if (s->pc[j].hex != h || bar_is_leader(&x->p[j]))
+        if (!bar_in_hex(s, sc, j, h) || bar_is_leader(&x->p[j]))
             continue;
         if (!(s->pc[j].status & BS_ROUTED))
             *all_routed = false;
@@ -222,7 +237,7 @@ static int resolve(bar_state *s, const mk_scenario *sc, int i, mk_hex to, int bo
     if (routed) {   /* ours: routed units alone are overrun */
         e->text = "overrun";
         for (int j = 0; j < s->npieces; j++)
-            if (s->pc[j].hex == to && !bar_is_leader(&x->p[j]))
+            if (bar_in_hex(s, sc, j, to) && !bar_is_leader(&x->p[j]))
                 bar_lose_sp(s, sc, j, s->pc[j].sp, ev);
         retreat_hex(s, sc, to, bar_other(side), ev);   /* leaders left there */
         p->hex = to;
@@ -492,7 +507,7 @@ static bool may_retreat_before(const bar_state *s, const mk_scenario *sc, int i,
     const bar_ext *x = bar_x(sc);
     int n = 0;
     for (int j = 0; j < s->npieces; j++) {
-        if (s->pc[j].hex != to || bar_is_leader(&x->p[j]))
+        if (!bar_in_hex(s, sc, j, to) || bar_is_leader(&x->p[j]))
             continue;
         bool ok = (x->p[j].kind == BK_CAVALRY && x->p[i].kind == BK_INFANTRY) || s->pc[j].form == BAR_FM_SKIRMISH;
         if (!ok || (s->pc[j].status & BS_ROUTED))
@@ -529,12 +544,12 @@ int bar_apply_rbcc(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_e
     int side = bar_other(x->p[i].side);
     mk_hex back = retreat_to(s, sc, to, side);
     for (int j = 0; j < s->npieces; j++)
-        if (s->pc[j].hex == to && x->p[j].side == side) {
+        if (bar_in_hex(s, sc, j, to) && x->p[j].side == side) {
             mk_event *e = bar_ev(ev, "retreat_before_close_combat", "Monmouth 2.3f, Series");
             e->unit = (int16_t)j;
             e->from = to;
             e->to = back;
-            s->pc[j].hex = back;
+            bar_put(s, sc, j, back);
         }
     mk_event *adv = bar_ev(ev, "advance", "Series 14 (advance after Close Combat)");
     adv->unit = (int16_t)i;

@@ -20,7 +20,7 @@
 static bool enemy_in(const bar_occ *o, const mk_scenario *sc, mk_hex h, int side)
 {
     const bar_ext *x = bar_x(sc);
-    for (int i = bar_occ_first(o, h); i >= 0; i = o->next[i])
+    BAR_OCC_EACH(o, h, i)
         if (x->p[i].side != side)
             return true;
     return false;
@@ -33,9 +33,9 @@ int bar_stack_limit(const bar_state *s, const mk_scenario *sc, mk_hex h, int ext
     const bar_ext *x = bar_x(sc);
     int total = extra, limit = extra_form >= 0 ? x->ch.stacking[extra_form] : 99;
     for (int i = 0; i < s->npieces; i++) {
-        if (s->pc[i].hex != h || bar_is_leader(&x->p[i]))
+        if (!bar_in_hex(s, sc, i, h) || bar_is_leader(&x->p[i]))
             continue;
-        total += s->pc[i].sp;
+        total += bar_sp_in(s, sc, i, h);
         if (x->ch.stacking[s->pc[i].form] < limit)
             limit = x->ch.stacking[s->pc[i].form];
     }
@@ -58,26 +58,72 @@ static int stack_over(const bar_state *s, const bar_occ *o, const mk_scenario *s
     const bar_ext *x = bar_x(sc);
     int total = extra, limit = extra_form >= 0 ? x->ch.stacking[extra_form] : 99;
     *sp = 0;
-    for (int i = bar_occ_first(o, h); i >= 0; i = o->next[i]) {
+    BAR_OCC_EACH(o, h, i) {
         if (bar_is_leader(&x->p[i]))
             continue;
-        total += s->pc[i].sp;
-        *sp += s->pc[i].sp;
+        total += bar_sp_in(s, sc, i, h);
+        *sp += bar_sp_in(s, sc, i, h);
         if (x->ch.stacking[s->pc[i].form] < limit)
             limit = x->ch.stacking[s->pc[i].form];
     }
     return total - limit;
 }
 
-static bool fits(const bar_state *s, const bar_occ *o, const mk_scenario *sc, int i, mk_hex h, int form)
+/* Does piece i fit in hex h with `want` of its SPs there in formation
+ * form? (A unit alone in its hex always fits: 2.1d's Skirmish of more than
+ * 6 SPs, and any single unit bigger than the chart's stack.) */
+static bool fits_sp(const bar_state *s, const bar_occ *o, const mk_scenario *sc, int i, mk_hex h, int form,
+                    int want)
 {
     const bar_ext *x = bar_x(sc);
     if (bar_is_leader(&x->p[i]))
         return true;
     if (x->p[i].kind == BK_CAVALRY && cavalry_in(o, sc, h, i))
         return false;   /* Monmouth 2.3: one cavalry unit a hex */
-    int mine = s->pc[i].hex == h ? s->pc[i].sp : 0, here;
-    return stack_over(s, o, sc, h, s->pc[i].sp - mine, form, &here) <= 0 || here == mine;
+    int mine = bar_sp_in(s, sc, i, h), here;
+    return stack_over(s, o, sc, h, want - mine, form, &here) <= 0 || here == mine;
+}
+
+/* fits_sp with the SPs the unit's head would have in h (2.1c: a Road
+ * Column's head holds at most a hex's 8, the rest trail behind). */
+static bool fits(const bar_state *s, const bar_occ *o, const mk_scenario *sc, int i, mk_hex h, int form)
+{
+    const bar_ext *x = bar_x(sc);
+    int sp = s->pc[i].sp;
+    if (bar_wants_tail(x, i, form, sp))
+        sp = x->ch.stacking[form];
+    return fits_sp(s, o, sc, i, h, form, sp);
+}
+
+/* 2.1c (ours, docs/bar.md "Two-hex Road Column"): the hexes a unit of
+ * more than 8 SPs forming Road Column may put its trailing hex in: behind
+ * it (the neighbour opposite its facing; facing a hexpoint, either of the
+ * two behind it), on the map, not lake, not prohibited to a column, not
+ * past 7.1a A's limit, without enemy units, room for the rest of its SPs.
+ * Fills out (up to 2), returns how many. */
+static bool west_limit(const bar_ext *x, const mk_grid *g, mk_hex to);
+static int cost_across(const bar_state *s, const mk_scenario *sc, int i, mk_hex to, unsigned side,
+                       int *road_left);
+static unsigned side_toward(const bar_map *m, mk_hex a, mk_hex b, int d);
+static int tail_hexes(const bar_state *s, const bar_occ *o, const mk_scenario *sc, int i, int form, mk_hex out[2])
+{
+    const bar_ext *x = bar_x(sc);
+    const bar_pc *p = &s->pc[i];
+    int n = 0, most = x->ch.stacking[form];
+    for (int d = 0; d < 6 && n < 2; d++) {
+        int b = bar_dir_step(d), back = (p->facing + 6) % 12;
+        int off = abs(b - back) % 12;
+        if ((off > 6 ? 12 - off : off) > 1)
+            continue;
+        mk_hex h = x->nb[p->hex][d];
+        int road;
+        if (h == MK_NO_HEX || enemy_in(o, sc, h, x->p[i].side) || west_limit(x, &sc->map.grid, h) ||
+            cost_across(s, sc, i, h, side_toward(&x->map, p->hex, h, d), &road) == BAR_COST_PROHIBITED ||
+            !fits_sp(s, o, sc, i, h, form, p->sp - most))
+            continue;
+        out[n++] = h;
+    }
+    return n;
 }
 
 /* The hexside between a and its neighbour b in direction d (bar_hexside
@@ -207,7 +253,7 @@ int bar_legal_move(const bar_state *s, const mk_scenario *sc, const mk_action *w
     const bar_ext *x = bar_x(sc);
     const mk_grid *g = &sc->map.grid;
     bar_occ occ, *o = &occ;
-    bar_occ_build(o, s);
+    bar_occ_build(o, s, sc);
     int lo, hi;
     bar_want_range(s, want, &lo, &hi);
     n = add(out, n, cap, (mk_action){.type = BA_NEXT, .unit = -1, .other = -1, .target = -1});
@@ -249,7 +295,8 @@ int bar_legal_move(const bar_state *s, const mk_scenario *sc, const mk_action *w
         bool line = !bar_is_leader(pi) && (p->form == BAR_FM_LINE || p->form == BAR_FM_GENERAL_ORDER);
         for (int d = 0; d < 6 && can_step(s, i); d++) {
             mk_hex to = x->nb[p->hex][d];
-            if (to == MK_NO_HEX || enemy_in(o, sc, to, pi->side) || west_limit(x, g, to))
+            if (to == MK_NO_HEX || enemy_in(o, sc, to, pi->side) || west_limit(x, g, to) ||
+                to == bar_tail_hex(s, sc, i))   /* 2.1c: a column does not march back into its tail */
                 continue;
             if (line && !bar_faces(s, i, bar_dir_step(d)))
                 continue;
@@ -367,6 +414,17 @@ int bar_legal_move(const bar_state *s, const mk_scenario *sc, const mk_action *w
              * this unit with its side's units already in Square there) */
             if (f == BAR_FM_SQUARE && p->sp + bar_square_sp(s, sc, p->hex, pi->side) < BAR_SQUARE_MIN_SP)
                 continue;
+            if (bar_wants_tail(x, i, f, p->sp)) {
+                /* 2.1c: more than 8 SPs (artillery 2) in Road Column are
+                 * two hexes: one action per trailing hex (path[0]) */
+                mk_hex th[2];
+                int nt = tail_hexes(s, o, sc, i, f, th);
+                for (int k2 = 0; k2 < nt; k2++)
+                    n = add(out, n, cap, (mk_action){.type = BA_FORM, .cost = (uint8_t)c, .npath = 1,
+                                                     .unit = (int16_t)i, .other = -1, .target = (int16_t)f,
+                                                     .path = {th[k2]}});
+                continue;
+            }
             n = add(out, n, cap, (mk_action){.type = BA_FORM, .cost = (uint8_t)c, .unit = (int16_t)i,
                                              .other = -1, .target = (int16_t)f});
         }
@@ -388,7 +446,7 @@ int bar_apply_move(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_e
                                                                     : "Monmouth 7.2d B");
         e->unit = (int16_t)i;
         e->from = p->hex;
-        p->hex = MK_NO_HEX;
+        bar_put(s, sc, i, MK_NO_HEX);
         p->mp = 0;
         if (a->flags) {   /* 3.4c: back after the entire next turn */
             p->more |= BM_OFFMAP;
@@ -403,7 +461,7 @@ int bar_apply_move(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_e
         p->mp = 0;
         return 0;
     case BA_ENTER: {
-        p->hex = a->path[0];
+        bar_put(s, sc, i, a->path[0]);   /* 2.1c: a long column's tail follows it on */
         p->flags |= BF_ON;
         p->more &= (uint8_t)~BM_OFFMAP;
         p->spent = (int8_t)(p->spent + a->cost);
@@ -424,6 +482,9 @@ int bar_apply_move(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_e
     case BA_FORM: {
         p->form = (uint8_t)a->target;
         p->more &= (uint8_t)~BM_HOOK_LEFT;
+        /* 2.1c: a Road Column of more than 8 SPs puts its trailing hex in
+         * path[0]; any other formation closes up into the head's hex */
+        p->tail = (int8_t)(a->npath ? mk_hex_direction(g, p->hex, a->path[0]) + 1 : 0);
         if (a->target == BAR_FM_HOOK && (a->flags & BAF_HOOK_LEFT))
             p->more |= BM_HOOK_LEFT;
         p->mp = (int8_t)(p->mp - a->cost);
@@ -445,7 +506,7 @@ int bar_apply_move(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_e
     int dir = mk_hex_direction(g, from, to);
     int paid = c < 0 ? p->mp : c;
     int spent0 = p->spent;
-    p->hex = to;
+    bar_put(s, sc, i, to);   /* 2.1c: the tail follows the head */
     p->road = (int8_t)road;
     p->mp = (int8_t)(c < 0 ? 0 : p->mp - c);
     p->spent = (int8_t)(p->spent + paid);
