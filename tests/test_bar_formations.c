@@ -165,6 +165,256 @@ static void test_skirmish_single_unit_2_1d(void)
     CHECK(f3 < f6);
 }
 
+
+static char lbl[8][MK_HEX_LABEL_MAX];
+static const char *L(int k, mk_hex h)
+{
+    return mk_hex_label(&sc->map.grid, h, lbl[k]);
+}
+
+/* 1 Gd/Gds (10 SPs) and its Command Leader at hex `at`, the Command
+ * activated (the roll forced), the unit with MPs to spare. */
+static int activate_gr(const char *at, int form, int facing_deg)
+{
+    int gr = pid("1 Gd/Gds");
+    int org = x->p[gr].org, l = x->org_leader[org];
+    CHECK(l >= 0);
+    place(sc->units[l].id, at, BAR_FM_LINE, facing_deg);
+    place("1 Gd/Gds", at, form, facing_deg);
+    s->side = BAR_BRITISH;
+    force(1, 10);
+    char js[120];
+    snprintf(js, sizeof js, "{\"type\":\"activate\",\"command\":\"%s\"}", x->oob.org[org].id);
+    CHECK_EQ(act(js), 0);
+    CHECK_EQ(s->phase, BP_MOVE);
+    s->pc[gr].mp = 20;
+    s->pc[gr].flags |= BF_FULL;
+    return gr;
+}
+
+static int count_form(int i, int form, mk_hex *tails)
+{
+    int n = sc->rs->legal(s, sc, acts, 4096), c = 0;
+    for (int k = 0; k < n; k++)
+        if (acts[k].type == BA_FORM && acts[k].unit == i && acts[k].target == form) {
+            if (acts[k].npath == 1 && tails)
+                tails[c] = acts[k].path[0];
+            c++;
+        }
+    return c;
+}
+
+/* 2.1c: "A maximum of 8 (not 4) SPs per hex may be in Road Column
+ * formation. In a multi-hex Road Column, each hex must have 8 (not 4) SPs
+ * with any remaining SPs (1 through 7) in the column's last (trailing)
+ * hex." 1 Gd/Gds forms Road Column into two hexes: 8 at its head, 2
+ * in the hex behind it (ours: the neighbour opposite its facing); 1 Gd/Gds (10 SPs): 8 and 2. */
+static void test_road_column_forming_2_1c(void)
+{
+    CHECK_EQ(x->ch.stacking[BAR_FM_ROAD_COLUMN], 8);
+    CHECK_EQ(x->ch.stacking[BAR_FM_ARTILLERY_ROAD_COLUMN], 2);
+    empty(3);
+    mk_hex a = hx("E2019");
+    int gr = activate_gr("E2019", BAR_FM_LINE, 0);
+    CHECK_EQ(s->pc[gr].sp, 10);
+    mk_hex tails[4] = {MK_NO_HEX, MK_NO_HEX};
+    CHECK_EQ(count_form(gr, BAR_FM_ROAD_COLUMN, tails), 1);   /* facing a hexside: the hex behind */
+    CHECK_EQ(tails[0], nb_at(a, 6));
+    char js[200];
+    /* apply = legal: no tail, or a tail not behind it, is refused */
+    CHECK(act("{\"type\":\"form\",\"unit\":\"1 Gd/Gds\",\"formation\":\"road_column\"}") < 0);
+    snprintf(js, sizeof js, "{\"type\":\"form\",\"unit\":\"1 Gd/Gds\",\"formation\":\"road_column\",\"tail\":\"%s\"}",
+             L(0, nb_at(a, 2)));
+    CHECK(act(js) < 0);
+    CHECK_EQ(s->pc[gr].form, BAR_FM_LINE);
+    snprintf(js, sizeof js, "{\"type\":\"form\",\"unit\":\"1 Gd/Gds\",\"formation\":\"road_column\",\"tail\":\"%s\"}",
+             L(0, nb_at(a, 6)));
+    CHECK_EQ(act(js), 0);
+    CHECK_EQ(s->pc[gr].form, BAR_FM_ROAD_COLUMN);
+    CHECK_EQ(s->pc[gr].hex, a);
+    CHECK_EQ(bar_tail_hex(s, sc, gr), nb_at(a, 6));
+    CHECK_EQ(bar_sp_in(s, sc, gr, a), 8);
+    CHECK_EQ(bar_sp_in(s, sc, gr, nb_at(a, 6)), 2);
+    CHECK_EQ(bar_stack_sp(s, sc, nb_at(a, 6), BAR_BRITISH), 2);
+    CHECK(bar_unit_at(s, sc, nb_at(a, 6), BAR_BRITISH, true));
+    CHECK(bar_in_hex(s, sc, gr, nb_at(a, 6)));
+    /* the state JSON shows the second hex */
+    json_t *j = sc->rs->state_json(s, sc);
+    json_t *u = json_array_get(json_object_get(j, "units"), (size_t)gr);
+    CHECK_STR(json_string_value(json_object_get(u, "hex2")), L(1, nb_at(a, 6)));
+    CHECK_EQ(json_integer_value(json_object_get(u, "sp_hex")), 8);
+    CHECK_EQ(json_integer_value(json_object_get(u, "sp_hex2")), 2);
+    json_decref(j);
+    /* back to Line: one hex again */
+    CHECK_EQ(act("{\"type\":\"form\",\"unit\":\"1 Gd/Gds\",\"formation\":\"line\"}"), 0);
+    CHECK_EQ(bar_tail_hex(s, sc, gr), MK_NO_HEX);
+    CHECK_EQ(s->pc[gr].tail, 0);
+    CHECK_EQ(bar_sp_in(s, sc, gr, a), 10);
+    /* facing a hexpoint (30 degrees): either of the two hexes behind */
+    s->pc[gr].facing = 1;
+    CHECK_EQ(count_form(gr, BAR_FM_ROAD_COLUMN, tails), 2);
+    CHECK((tails[0] == nb_at(a, 6) && tails[1] == nb_at(a, 8)) || (tails[0] == nb_at(a, 8) && tails[1] == nb_at(a, 6)));
+    /* no room behind (an enemy there): no Road Column */
+    s->pc[gr].facing = 0;
+    place("Va Bn/GD", "E2019", BAR_FM_LINE, 0);
+    s->pc[pid("Va Bn/GD")].hex = nb_at(a, 6);
+    CHECK_EQ(count_form(gr, BAR_FM_ROAD_COLUMN, NULL), 0);
+    /* 8 SPs or fewer: one hex, no tail asked */
+    s->pc[pid("Va Bn/GD")].hex = MK_NO_HEX;
+    s->pc[gr].sp = 8;
+    CHECK_EQ(count_form(gr, BAR_FM_ROAD_COLUMN, tails), 1);
+    int n = sc->rs->legal(s, sc, acts, 4096), plain = 0;
+    for (int k = 0; k < n; k++)
+        plain += acts[k].type == BA_FORM && acts[k].unit == gr && acts[k].target == BAR_FM_ROAD_COLUMN && !acts[k].npath;
+    CHECK_EQ(plain, 1);
+    /* artillery: 2 SPs a hex (2.1c), so a 3-gun column is two hexes */
+    int gun = pid("Lt/COR");
+    CHECK(bar_wants_tail(x, gun, BAR_FM_ARTILLERY_ROAD_COLUMN, 3));
+    CHECK(!bar_wants_tail(x, gun, BAR_FM_ARTILLERY_ROAD_COLUMN, 2));
+    CHECK(!bar_wants_tail(x, gun, BAR_FM_ARTILLERY, 4));
+}
+
+/* 2.1c (ours): the head moves; the trailing hex follows into the head's
+ * previous hex; the head does not march back into its tail; the head's 8
+ * fill its hex (no other unit joins it). */
+static void test_road_column_moving_2_1c(void)
+{
+    empty(3);
+    mk_hex a = hx("E2019"), back = nb_at(a, 6), ahead = nb_at(a, 0);
+    int gr = activate_gr("E2019", BAR_FM_ROAD_COLUMN, 0);
+    s->pc[gr].tail = (int8_t)(mk_hex_direction(&sc->map.grid, a, back) + 1);
+    CHECK_EQ(bar_tail_hex(s, sc, gr), back);
+    int n = sc->rs->legal(s, sc, acts, 4096), into_tail = 0, to_ahead = 0;
+    for (int k = 0; k < n; k++) {
+        into_tail += acts[k].type == BA_MOVE && acts[k].unit == gr && acts[k].path[0] == back;
+        to_ahead += acts[k].type == BA_MOVE && acts[k].unit == gr && acts[k].path[0] == ahead;
+    }
+    CHECK_EQ(into_tail, 0);
+    CHECK_EQ(to_ahead, 1);
+    char js[160];
+    snprintf(js, sizeof js, "{\"type\":\"move\",\"unit\":\"1 Gd/Gds\",\"path\":[\"%s\"]}", L(0, back));
+    CHECK(act(js) < 0);
+    snprintf(js, sizeof js, "{\"type\":\"move\",\"unit\":\"1 Gd/Gds\",\"path\":[\"%s\"]}", L(0, ahead));
+    CHECK_EQ(act(js), 0);
+    CHECK_EQ(s->pc[gr].hex, ahead);
+    CHECK_EQ(bar_tail_hex(s, sc, gr), a);
+    CHECK_EQ(bar_sp_in(s, sc, gr, ahead), 8);
+    CHECK_EQ(bar_sp_in(s, sc, gr, a), 2);
+    CHECK_EQ(bar_sp_in(s, sc, gr, back), 0);
+    CHECK(!bar_unit_at(s, sc, back, -1, false));
+    /* a turn of the road: the head goes on to the north-east, the tail into the head's hex */
+    mk_hex ne = nb_at(ahead, 2);
+    snprintf(js, sizeof js, "{\"type\":\"move\",\"unit\":\"1 Gd/Gds\",\"path\":[\"%s\"]}", L(0, ne));
+    if (legal_count(BA_MOVE, gr) > 0 && act(js) == 0) {
+        CHECK_EQ(s->pc[gr].hex, ne);
+        CHECK_EQ(bar_tail_hex(s, sc, gr), ahead);
+    }
+    /* the head's hex is full: 8 SPs of Road Column */
+    CHECK_EQ(bar_stack_limit(s, sc, s->pc[gr].hex, 0, -1), 0);
+    CHECK(bar_stack_limit(s, sc, s->pc[gr].hex, 1, BAR_FM_LINE) > 0);
+}
+
+/* 2.1c: fire and close combat reach the column at either hex; the
+ * losses are the unit's; 8 SPs or fewer close up into the head's hex;
+ * a rout (General Order, 2.5) is one hex. */
+static void test_road_column_combat_2_1c(void)
+{
+    empty(3);
+    mk_hex a = hx("E2019"), back = nb_at(a, 6);
+    int gr = activate_gr("E2019", BAR_FM_ROAD_COLUMN, 0);
+    s->pc[gr].tail = (int8_t)(mk_hex_direction(&sc->map.grid, a, back) + 1);
+    /* an American unit facing the tail hex from behind it */
+    mk_hex am = nb_at(back, 6);
+    place("Va Bn/GD", "E2019", BAR_FM_LINE, 0);
+    int va = pid("Va Bn/GD");
+    s->pc[va].hex = am;
+    place("GD/LEE", "E2019", BAR_FM_LINE, 0);
+    s->pc[pid("GD/LEE")].hex = am;
+    /* close combat against the tail hex is listed (the Americans' close
+     * combat segment), and its fire at the tail hex */
+    s->side = BAR_AMERICAN;
+    s->org = x->p[va].org;
+    s->phase = BP_CC;
+    CHECK(legal_has(BA_CC, va, back));
+    s->phase = BP_FIRE;
+    CHECK(legal_has(BA_FIRE, va, back));
+    int col;
+    CHECK(bar_fire_strength_of(s, sc, va, back, &col) > 0);
+    /* the column takes the loss (forced: the fire roll 99, then checks pass) */
+    char js[160];
+    force(4, 99, 99, 99, 99);
+    snprintf(js, sizeof js, "{\"type\":\"fire\",\"unit\":\"Va Bn/GD\",\"target\":\"%s\"}", L(0, back));
+    CHECK_EQ(act(js), 0);
+    const mk_event *e = find_ev("loss", NULL);
+    CHECK(e && e->unit == gr);
+    CHECK(s->pc[gr].sp < 10);
+    /* 8 SPs or fewer: one hex */
+    s->pc[va].flags &= (uint8_t)~BF_FIRED;
+    s->phase = BP_CC;
+    mk_events_init(&ev, evs, 512);
+    if (s->pc[gr].sp > 8)
+        bar_lose_sp(s, sc, gr, s->pc[gr].sp - 8, &ev);
+    CHECK(s->pc[gr].sp <= 8);
+    CHECK_EQ(bar_tail_hex(s, sc, gr), MK_NO_HEX);
+    CHECK_EQ(bar_sp_in(s, sc, gr, a), s->pc[gr].sp);
+    CHECK(!legal_has(BA_CC, va, back));
+    /* a rout: the column routs in General Order, one hex */
+    s->pc[gr].sp = 10;
+    s->pc[gr].tail = (int8_t)(mk_hex_direction(&sc->map.grid, a, back) + 1);
+    s->pc[va].hex = MK_NO_HEX;
+    s->pc[pid("GD/LEE")].hex = MK_NO_HEX;
+    bar_rout_unit(s, sc, gr, &ev);
+    CHECK(s->pc[gr].status & BS_ROUTED);
+    CHECK_EQ(s->pc[gr].form, BAR_FM_GENERAL_ORDER);
+    CHECK_EQ(s->pc[gr].tail, 0);
+    CHECK(s->pc[gr].hex != MK_NO_HEX);
+}
+
+/* 2.1c (ours): a column of more than 8 SPs enters with its head; the rest
+ * is still off the map until the head's first move, when the tail enters
+ * the entry hex. */
+static void test_road_column_entering_2_1c(void)
+{
+    empty(1);
+    int gr = pid("1 Gd/Gds");
+    int org = x->p[gr].org, l = x->org_leader[org];
+    s->pc[gr].flags = 0;
+    s->pc[gr].hex = MK_NO_HEX;
+    s->pc[gr].sp = 10;
+    s->pc[gr].form = BAR_FM_ROAD_COLUMN;
+    s->pc[l].flags = 0;
+    s->pc[l].hex = MK_NO_HEX;
+    s->turn = (int16_t)x->p[gr].arrive;
+    s->side = BAR_BRITISH;
+    force(1, 10);
+    char js[200];
+    snprintf(js, sizeof js, "{\"type\":\"activate\",\"command\":\"%s\"}", x->oob.org[org].id);
+    CHECK_EQ(act(js), 0);
+    mk_hex entry = x->p[gr].entry;
+    CHECK(legal_has(BA_ENTER, gr, -1) || legal_count(BA_ENTER, gr) > 0);
+    snprintf(js, sizeof js, "{\"type\":\"enter\",\"unit\":\"1 Gd/Gds\",\"path\":[\"%s\"]}", L(0, entry));
+    CHECK_EQ(act(js), 0);
+    CHECK_EQ(s->pc[gr].hex, entry);
+    CHECK_EQ(s->pc[gr].tail, BAR_TAIL_OFF);
+    CHECK_EQ(bar_sp_in(s, sc, gr, entry), 8);
+    json_t *j = sc->rs->state_json(s, sc);
+    json_t *u = json_array_get(json_object_get(j, "units"), (size_t)gr);
+    CHECK(json_is_true(json_object_get(u, "tail_off_map")));
+    CHECK(json_object_get(u, "hex2") == NULL);
+    json_decref(j);
+    int n = sc->rs->legal(s, sc, acts, 4096);
+    mk_hex to = MK_NO_HEX;
+    for (int k = 0; k < n && to == MK_NO_HEX; k++)
+        if (acts[k].type == BA_MOVE && acts[k].unit == gr)
+            to = acts[k].path[0];
+    CHECK(to != MK_NO_HEX);
+    snprintf(js, sizeof js, "{\"type\":\"move\",\"unit\":\"1 Gd/Gds\",\"path\":[\"%s\"]}", L(0, to));
+    CHECK_EQ(act(js), 0);
+    CHECK_EQ(s->pc[gr].hex, to);
+    CHECK_EQ(bar_tail_hex(s, sc, gr), entry);
+    CHECK_EQ(bar_sp_in(s, sc, gr, entry), 2);
+}
+
 int main(void)
 {
     if (!bar_fixture_load())
@@ -172,6 +422,10 @@ int main(void)
     test_square_minimum_2_1b();
     test_square_below_six_2_1b();
     test_skirmish_single_unit_2_1d();
+    test_road_column_forming_2_1c();
+    test_road_column_moving_2_1c();
+    test_road_column_combat_2_1c();
+    test_road_column_entering_2_1c();
     mk_scenario_free(sc);
     return check_done("test_bar_formations");
 }
