@@ -212,14 +212,22 @@ enum { BAF_WING = 1,     /* BA_ACTIVATE: try a Wing Activation (2.4a) */
        BAF_CHARGE = 2,    /* BA_CC: a cavalry Charge (2.3), path[0] its end hex */
        BAF_HOOK_LEFT = 4 };   /* BA_FORM to BAR_FM_HOOK: bend the left end (else the right) */
 
-/* --- two-hex units (Monmouth 2.1c; docs/bar.md "Two-hex Road Column") ---- */
+/* --- two-hex units (Monmouth 2.1a, 2.1c; docs/bar.md "Two-hex Road
+ * Column", "Two-hex Line") ------------------------------------------------ */
 #define BAR_TAIL_OFF 7
+#define BAR_LINE2_MIN_SP 7   /* Monmouth 2.1a: "The minimum SPs necessary for an infantry unit to form a 2 hex Line" */
 /* 2.1c: a unit in (artillery) Road Column with more SPs than one hex of
  * that formation holds (8; artillery 2) is in two hexes. */
 static inline bool bar_wants_tail(const bar_ext *x, int i, int form, int sp)
 {
     return x->p[i].kind != BK_LEADER && (form == BAR_FM_ROAD_COLUMN || form == BAR_FM_ARTILLERY_ROAD_COLUMN) &&
            sp > x->ch.stacking[form];
+}
+/* 2.1a: may infantry with sp SPs in form keep a second hex beside it
+ * (a two-hex Line: the player's choice, bar_wants_tail never asks it)? */
+static inline bool bar_line2_ok(const bar_ext *x, int i, int form, int sp)
+{
+    return x->p[i].kind == BK_INFANTRY && form == BAR_FM_LINE && sp >= BAR_LINE2_MIN_SP;
 }
 static inline mk_hex bar_tail_hex(const bar_state *s, const mk_scenario *sc, int i)
 {
@@ -241,7 +249,8 @@ int bar_sp_in(const bar_state *s, const mk_scenario *sc, int i, mk_hex h);
  * Road Column's tail follows into the head's previous hex; one entering
  * the map has its tail off the map; any other unit has none. */
 void bar_put(bar_state *s, const mk_scenario *sc, int i, mk_hex to);
-/* After a loss or a formation change: no tail unless bar_wants_tail. */
+/* After a loss or a formation change: no tail unless bar_wants_tail (or a
+ * two-hex Line still of 7 SPs, bar_line2_ok). */
 void bar_tail_update(bar_state *s, const mk_scenario *sc, int i);
 
 /* --- who stands where ------------------------------------------------------ */

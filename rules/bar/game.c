@@ -366,7 +366,9 @@ int bar_sp_in(const bar_state *s, const mk_scenario *sc, int i, mk_hex h)
     if (h == MK_NO_HEX || bar_is_leader(&bar_x(sc)->p[i]))
         return 0;
     int head = p->sp, most = bar_x(sc)->ch.stacking[p->form];
-    if (p->tail >= 1 && p->tail <= BAR_TAIL_OFF && head > most)
+    if (p->form == BAR_FM_LINE && p->tail >= 1 && p->tail <= 6)
+        head = (p->sp + 1) / 2;   /* 2.1a (ours): a two-hex Line, half each, the odd SP in its first hex */
+    else if (p->tail >= 1 && p->tail <= BAR_TAIL_OFF && head > most)
         head = most;   /* 2.1c: "each hex must have 8 SPs" */
     if (h == p->hex)
         return head;
@@ -394,8 +396,9 @@ void bar_tail_update(bar_state *s, const mk_scenario *sc, int i)
 {
     bar_pc *p = &s->pc[i];
     if (!bar_is_leader(&bar_x(sc)->p[i]) &&
-        (p->hex == MK_NO_HEX || !bar_wants_tail(bar_x(sc), i, p->form, p->sp)))
-        p->tail = 0;
+        (p->hex == MK_NO_HEX || (!bar_wants_tail(bar_x(sc), i, p->form, p->sp) &&
+                                 !(p->tail && bar_line2_ok(bar_x(sc), i, p->form, p->sp)))))
+        p->tail = 0;   /* 2.1a: a two-hex Line below 7 SPs contracts into its first hex */
 }
 
 bool bar_unit_at(const bar_state *s, const mk_scenario *sc, mk_hex h, int side, bool formed_only)
@@ -538,8 +541,9 @@ bool bar_in_ezoc(const bar_state *s, const mk_scenario *sc, int side, mk_hex h)
             (p->status & BS_ROUTED) || p->form == BAR_FM_SKIRMISH ||
             p->form == BAR_FM_ARTILLERY_ROAD_COLUMN || p->form == BAR_FM_ROAD_COLUMN)
             continue;
+        mk_hex t2 = p->form == BAR_FM_LINE ? bar_tail_hex(s, sc, i) : MK_NO_HEX;   /* 2.1a: both hexes */
         for (int d = 0; d < 6; d++)   /* h lies opposite d from the piece */
-            if (p->hex == nb[d] && bar_faces(s, i, bar_dir_step((d + 3) % 6)))
+            if ((p->hex == nb[d] || (t2 != MK_NO_HEX && t2 == nb[d])) && bar_faces(s, i, bar_dir_step((d + 3) % 6)))
                 return true;
     }
     return false;

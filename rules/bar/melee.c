@@ -20,6 +20,18 @@ static mk_hex charge_end(const bar_state *s, const mk_scenario *sc, int i, mk_he
 static void finish_charge(bar_state *s, const mk_scenario *sc, int i, mk_hex to, mk_events *ev);
 static bool may_retreat_before(const bar_state *s, const mk_scenario *sc, int i, mk_hex to);
 
+/* The hex unit i attacks hex h from: its own, or for a two-hex Line
+ * (2.1a, ours) its first hex if h is next to it and in its front, else
+ * its second hex. */
+static mk_hex attack_from(const bar_state *s, const mk_scenario *sc, int i, mk_hex h)
+{
+    const bar_pc *p = &s->pc[i];
+    mk_hex i2 = p->form == BAR_FM_LINE ? bar_tail_hex(s, sc, i) : MK_NO_HEX;
+    if (i2 == MK_NO_HEX || (mk_hex_adjacent(&sc->map.grid, p->hex, h) && bar_is_front(s, sc, i, h)))
+        return p->hex;
+    return i2;
+}
+
 static bool can_attack(const bar_state *s, const mk_scenario *sc, int i)
 {
     const bar_ext *x = bar_x(sc);
@@ -53,12 +65,19 @@ int bar_legal_cc(const bar_state *s, const mk_scenario *sc, const mk_action *wan
     for (int i = lo; i < hi && n < cap; i++) {
         if (!can_attack(s, sc, i))
             continue;
-        for (int d = 0; d < 6 && n < cap; d++) {
-            mk_hex h = x->nb[s->pc[i].hex][d];
-            if (h == MK_NO_HEX || !unit_in(&occ, x, h, bar_other(x->p[i].side)) ||
+        /* 2.1a (ours): a two-hex Line attacks from either hex (from
+         * its first hex where both reach the same enemy hex) */
+        mk_hex i2 = s->pc[i].form == BAR_FM_LINE ? bar_tail_hex(s, sc, i) : MK_NO_HEX;
+        for (int dd = 0; dd < (i2 != MK_NO_HEX ? 12 : 6) && n < cap; dd++) {
+            int d = dd % 6;
+            mk_hex at = dd < 6 ? s->pc[i].hex : i2;
+            mk_hex h = x->nb[at][d];
+            if (h == MK_NO_HEX || h == s->pc[i].hex || h == i2 || !unit_in(&occ, x, h, bar_other(x->p[i].side)) ||
                 !bar_faces(s, i, bar_dir_step(d)))
                 continue;
-            unsigned side = bar_hexside(&x->map, s->pc[i].hex, h);
+            if (dd >= 6 && attack_from(s, sc, i, h) != i2)
+                continue;   /* listed from the first hex already */
+            unsigned side = bar_hexside(&x->map, at, h);
             if (side & BAR_HS_LAKE)
                 continue;
             if (x->p[i].kind == BK_CAVALRY)
@@ -182,7 +201,7 @@ int bar_line_cv(const bar_state *s, const mk_scenario *sc, mk_hex h, int side)
     int cand[32], val[32], nc = 0;
     for (int j = 0; j < s->npieces && nc < 32; j++)
         if (bar_in_hex(s, sc, j, h) && !bar_is_leader(&x->p[j]) && x->p[j].side == side &&
-            (s->pc[j].form == BAR_FM_LINE || s->pc[j].form == BAR_FM_HOOK))
+            (s->pc[j].form == BAR_FM_LINE || s->pc[j].form == BAR_FM_HOOK))   /* a two-hex Line: its SPs here */
             cand[nc] = j, val[nc++] = x->p[j].cv + status_mod(&x->se, &s->pc[j]);
     if (!nc)
         return -99;
@@ -195,7 +214,7 @@ int bar_line_cv(const bar_state *s, const mk_scenario *sc, mk_hex h, int side)
                 b = k;
         used[b] = true;
         sum += val[b];
-        sps += s->pc[cand[b]].sp;
+        sps += bar_sp_in(s, sc, cand[b], h);   /* 2.1a: "the top 6 SPs for each hex" */
         n++;
     }
     /* round(sum / n), .5 up, for negative sums too */
@@ -227,7 +246,7 @@ static int resolve(bar_state *s, const mk_scenario *sc, int i, mk_hex to, int bo
     const bar_ext *x = bar_x(sc);
     int side = x->p[i].side;
     bar_pc *p = &s->pc[i];
-    mk_hex from = p->hex;
+    mk_hex from = attack_from(s, sc, i, to);
     bool routed;
     int d = defender_of(s, sc, to, &routed);
     mk_event *e = bar_ev(ev, "close_combat", "Series 14, Monmouth 5.2-5.3");
@@ -240,7 +259,7 @@ static int resolve(bar_state *s, const mk_scenario *sc, int i, mk_hex to, int bo
             if (bar_in_hex(s, sc, j, to) && !bar_is_leader(&x->p[j]))
                 bar_lose_sp(s, sc, j, s->pc[j].sp, ev);
         retreat_hex(s, sc, to, bar_other(side), ev);   /* leaders left there */
-        p->hex = to;
+        bar_put(s, sc, i, to);   /* (a two-hex Line advances into one hex: 2.1a, ours) */
         return 2;
     }
     /* Defensive Fire (series; ours: the defending hex's strongest fire that
@@ -259,7 +278,7 @@ static int resolve(bar_state *s, const mk_scenario *sc, int i, mk_hex to, int bo
     if (best >= 0) {
         uint8_t before = p->status;
         bar_resolve_fire(s, sc, best, from, true, ev);
-        if (!bar_alive(s, i) || p->hex != from || (p->status & BS_ROUTED) ||
+        if (!bar_alive(s, i) || !bar_in_hex(s, sc, i, from) || (p->status & BS_ROUTED) ||
             ((p->status & BS_SHAKEN) && !(before & BS_SHAKEN))) {
             mk_event *st = bar_ev(ev, "attack_stopped", "Series (Defensive Fire)");
             st->unit = (int16_t)i;
@@ -322,12 +341,12 @@ static int resolve(bar_state *s, const mk_scenario *sc, int i, mk_hex to, int bo
     /* the winner advances into an emptied hex */
     if (loser == -2)
         loser = 2;
-    if ((loser == 1 || loser == 2) && bar_alive(s, i) && s->pc[i].hex == from &&
+    if ((loser == 1 || loser == 2) && bar_alive(s, i) && bar_in_hex(s, sc, i, from) &&
         !bar_unit_at(s, sc, to, bar_other(side), false)) {
         for (int j = 0; j < s->npieces; j++)   /* enemy leaders left alone go too */
             if (s->pc[j].hex == to && x->p[j].side != side)
                 s->pc[j].hex = MK_NO_HEX, s->pc[j].flags |= BF_ELIM;
-        s->pc[i].hex = to;
+        bar_put(s, sc, i, to);   /* (a two-hex Line advances into one hex: 2.1a, ours) */
         mk_event *adv = bar_ev(ev, "advance", "Series 14 (advance after Close Combat)");
         adv->unit = (int16_t)i;
         adv->to = to;

@@ -133,13 +133,13 @@ static unsigned side_toward(const bar_map *m, mk_hex a, mk_hex b, int d)
     return d < 3 ? m->side[a][d] : m->side[b][d - 3];
 }
 
-/* bar_move_cost, given the hexside crossed (side: bar_hexside's bits). */
-static int cost_across(const bar_state *s, const mk_scenario *sc, int i, mk_hex to, unsigned side,
-                       int *road_left)
+/* bar_move_cost, given the hexside crossed (side: bar_hexside's bits),
+ * from hex `from` (the piece's, or a two-hex Line's second hex). */
+static int cost_from(const bar_state *s, const mk_scenario *sc, int i, mk_hex from, mk_hex to, unsigned side,
+                     int *road_left)
 {
     const bar_ext *x = bar_x(sc);
     const bar_pc *p = &s->pc[i];
-    mk_hex from = p->hex;
     *road_left = 0;
     if (x->map.terrain[to] == BAR_T_LAKE)
         return BAR_COST_PROHIBITED;   /* 5.2i */
@@ -179,6 +179,61 @@ static int cost_across(const bar_state *s, const mk_scenario *sc, int i, mk_hex 
             cost += c;
     }
     return cost;
+}
+
+static int cost_across(const bar_state *s, const mk_scenario *sc, int i, mk_hex to, unsigned side,
+                       int *road_left)
+{
+    return cost_from(s, sc, i, s->pc[i].hex, to, side, road_left);
+}
+
+/* Monmouth 2.1a (ours, docs/bar.md "Two-hex Line"): a two-hex Line
+ * moves both hexes a hex in the same direction d (through its front),
+ * paying the dearer (BAR_COST_ALL over any number, BAR_COST_PROHIBITED
+ * over all); *to2: where its second hex goes. */
+static int line2_cost(const bar_state *s, const mk_scenario *sc, int i, int d, mk_hex *to2)
+{
+    const bar_ext *x = bar_x(sc);
+    mk_hex h1 = s->pc[i].hex, h2 = bar_tail_hex(s, sc, i), t1 = x->nb[h1][d], t2 = x->nb[h2][d];
+    *to2 = t2;
+    if (t1 == MK_NO_HEX || t2 == MK_NO_HEX)
+        return BAR_COST_PROHIBITED;
+    int road;
+    int c1 = cost_from(s, sc, i, h1, t1, side_toward(&x->map, h1, t1, d), &road);
+    int c2 = cost_from(s, sc, i, h2, t2, side_toward(&x->map, h2, t2, d), &road);
+    if (c1 == BAR_COST_PROHIBITED || c2 == BAR_COST_PROHIBITED)
+        return BAR_COST_PROHIBITED;
+    if (c1 == BAR_COST_ALL || c2 == BAR_COST_ALL)
+        return BAR_COST_ALL;
+    return c1 > c2 ? c1 : c2;
+}
+
+/* 2.1a (ours): the hexes a one-hex Line of 7 or more SPs may extend into:
+ * beside it along the Line, perpendicular to its facing (so it faces a
+ * hexpoint: a flat-topped hex has neighbours 90 degrees off its facing
+ * only then), on the map, not lake nor prohibited, not past 7.1a A's
+ * limit, no enemy, room for half its SPs. Fills out (up to 2). */
+static int side_hexes(const bar_state *s, const bar_occ *o, const mk_scenario *sc, int i, mk_hex out[2])
+{
+    const bar_ext *x = bar_x(sc);
+    const bar_pc *p = &s->pc[i];
+    int n = 0;
+    if (!(p->facing & 1))
+        return 0;
+    for (int d = 0; d < 6 && n < 2; d++) {
+        int b = bar_dir_step(d);
+        if (b != (p->facing + 3) % 12 && b != (p->facing + 9) % 12)
+            continue;
+        mk_hex h = x->nb[p->hex][d];
+        int road;
+        if (h == MK_NO_HEX || enemy_in(o, sc, h, x->p[i].side) || west_limit(x, &sc->map.grid, h) ||
+            cost_across(s, sc, i, h, side_toward(&x->map, p->hex, h, d), &road) == BAR_COST_PROHIBITED ||
+            !fits_sp(s, o, sc, i, h, BAR_FM_LINE, p->sp / 2) ||
+            !fits_sp(s, o, sc, i, p->hex, BAR_FM_LINE, (p->sp + 1) / 2))
+            continue;
+        out[n++] = h;
+    }
+    return n;
 }
 
 /* Half MPs to enter `to` from the piece's hex, BAR_COST_ALL or
@@ -293,7 +348,23 @@ int bar_legal_move(const bar_state *s, const mk_scenario *sc, const mk_action *w
         if (!can_move(s, sc, i))
             continue;
         bool line = !bar_is_leader(pi) && (p->form == BAR_FM_LINE || p->form == BAR_FM_GENERAL_ORDER);
-        for (int d = 0; d < 6 && can_step(s, i); d++) {
+        bool line2 = p->form == BAR_FM_LINE && bar_tail_hex(s, sc, i) != MK_NO_HEX;
+        for (int d = 0; d < 6 && line2; d++) {
+            /* 2.1a (ours): a two-hex Line steps both hexes ahead */
+            mk_hex to = x->nb[p->hex][d], to2;
+            if (to == MK_NO_HEX || !bar_faces(s, i, bar_dir_step(d)))
+                continue;
+            int c = line2_cost(s, sc, i, d, &to2);
+            if (c == BAR_COST_PROHIBITED || (c == BAR_COST_ALL && !(p->flags & BF_FULL)) || (c >= 0 && c > p->mp))
+                continue;
+            if (enemy_in(o, sc, to, pi->side) || enemy_in(o, sc, to2, pi->side) || west_limit(x, g, to) ||
+                west_limit(x, g, to2) || !fits_sp(s, o, sc, i, to, p->form, bar_sp_in(s, sc, i, p->hex)) ||
+                !fits_sp(s, o, sc, i, to2, p->form, bar_sp_in(s, sc, i, bar_tail_hex(s, sc, i))))
+                continue;
+            n = add(out, n, cap, (mk_action){.type = BA_MOVE, .cost = (uint8_t)(c < 0 ? p->mp : c), .npath = 1,
+                                             .unit = (int16_t)i, .other = -1, .target = -1, .path = {to}});
+        }
+        for (int d = 0; d < 6 && can_step(s, i) && !line2; d++) {
             mk_hex to = x->nb[p->hex][d];
             if (to == MK_NO_HEX || enemy_in(o, sc, to, pi->side) || west_limit(x, g, to) ||
                 to == bar_tail_hex(s, sc, i))   /* 2.1c: a column does not march back into its tail */
@@ -318,6 +389,8 @@ int bar_legal_move(const bar_state *s, const mk_scenario *sc, const mk_action *w
         /* facing: 30 and 60 degrees either way, or about face */
         static const int turns[] = {1, 2, 10, 11, 6};
         for (size_t k = 0; k < sizeof turns / sizeof turns[0]; k++) {
+            if (line2 && turns[k] != 6)
+                continue;   /* 2.1a (ours): a two-hex Line only about-faces (it wheels by contracting) */
             int f = (p->facing + turns[k]) % 12;
             int steps = abs(turns[k] > 6 ? 12 - turns[k] : turns[k]);
             int c = x->se.face_half * ((steps + 1) / 2);
@@ -394,7 +467,25 @@ int bar_legal_move(const bar_state *s, const mk_scenario *sc, const mk_action *w
          * instead or straightens into Line, each for hook_mp (series.json);
          * a Hook changes to no other formation. Stacking as Line (2.1). */
         int hc = x->se.hook_half < 1 ? 1 : x->se.hook_half;
-        if (pi->kind == BK_INFANTRY && (p->form == BAR_FM_LINE || p->form == BAR_FM_HOOK) && hc <= p->mp) {
+        mk_hex t2 = bar_tail_hex(s, sc, i);
+        if (p->form == BAR_FM_LINE && c <= p->mp) {
+            /* 2.1a (ours): a one-hex Line of 7 SPs or more extends into a
+             * second hex beside it (path[0]); a two-hex Line contracts */
+            if (t2 != MK_NO_HEX) {
+                if (fits(s, o, sc, i, p->hex, BAR_FM_LINE))
+                    n = add(out, n, cap, (mk_action){.type = BA_FORM, .cost = (uint8_t)c, .unit = (int16_t)i,
+                                                     .other = -1, .target = BAR_FM_LINE});
+            } else if (bar_line2_ok(x, i, BAR_FM_LINE, p->sp)) {
+                mk_hex sh[2];
+                int ns = side_hexes(s, o, sc, i, sh);
+                for (int k2 = 0; k2 < ns; k2++)
+                    n = add(out, n, cap, (mk_action){.type = BA_FORM, .cost = (uint8_t)c, .npath = 1,
+                                                     .unit = (int16_t)i, .other = -1, .target = BAR_FM_LINE,
+                                                     .path = {sh[k2]}});
+            }
+        }
+        if (pi->kind == BK_INFANTRY && (p->form == BAR_FM_LINE || p->form == BAR_FM_HOOK) && hc <= p->mp &&
+            (p->form == BAR_FM_HOOK || t2 == MK_NO_HEX)) {
             for (int end = 0; end < 2; end++) {
                 uint8_t fl = end ? BAF_HOOK_LEFT : 0;
                 if (p->form == BAR_FM_HOOK && !(p->more & BM_HOOK_LEFT) == !end)
@@ -499,14 +590,25 @@ int bar_apply_move(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_e
     default:
         break;
     }
-    mk_hex from = p->hex, to = a->path[0];
+    mk_hex from = p->hex, to = a->path[0], to2 = MK_NO_HEX;
     int road;
     int c = bar_move_cost(s, sc, i, to, &road);
+    bool line2 = p->form == BAR_FM_LINE && bar_tail_hex(s, sc, i) != MK_NO_HEX;
+    unsigned side2 = 0;
+    if (line2) {   /* 2.1a (ours): both hexes a hex ahead, the dearer cost */
+        mk_hex from2 = bar_tail_hex(s, sc, i);
+        c = line2_cost(s, sc, i, mk_hex_direction(g, from, to), &to2);
+        side2 = bar_hexside(&x->map, from2, to2);
+        road = 0;
+    }
     unsigned side = bar_hexside(&x->map, from, to);
     int dir = mk_hex_direction(g, from, to);
     int paid = c < 0 ? p->mp : c;
     int spent0 = p->spent;
-    bar_put(s, sc, i, to);   /* 2.1c: the tail follows the head */
+    if (line2)
+        p->hex = to;   /* the second hex keeps its place beside it (the same direction) */
+    else
+        bar_put(s, sc, i, to);   /* 2.1c: the tail follows the head */
     p->road = (int8_t)road;
     p->mp = (int8_t)(c < 0 ? 0 : p->mp - c);
     p->spent = (int8_t)(p->spent + paid);
@@ -533,7 +635,7 @@ int bar_apply_move(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_e
                 bar_do_check(s, sc, i, 'D', 'A', 0, "Monmouth 4.1a B (Hessian Grenadiere)", ev);
     if (p->hex == MK_NO_HEX)
         return 0;
-    if (bar_in_ezoc(s, sc, x->p[i].side, to)) {
+    if (bar_in_ezoc(s, sc, x->p[i].side, to) || (line2 && bar_in_ezoc(s, sc, x->p[i].side, to2))) {
         p->mp = 0;   /* an enemy's front hex: movement ends */
         mk_event *z = bar_ev(ev, "zoc", "Series ZOC (our reading: docs/bar.md)");
         z->unit = (int16_t)i;
@@ -550,10 +652,11 @@ int bar_apply_move(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_e
                 s->limits_off = true;
     }
     /* Series 8.7 (5.2-5.3 "non-clear for a Disorder Check (A)") */
-    bool rough = x->ch.hex[x->map.terrain[to]].disorder_check;
+    bool rough = x->ch.hex[x->map.terrain[to]].disorder_check ||
+                 (line2 && x->ch.hex[x->map.terrain[to2]].disorder_check);
     for (int b = 0; b < BAR_HS_NTERRAIN; b++)
-        if ((side & (1u << b)) && x->ch.side[b].disorder_check)
-            rough = true;
+        if (((side | side2) & (1u << b)) && x->ch.side[b].disorder_check)
+            rough = true;   /* (a two-hex Line: either hex) */
     if (rough && (p->form == BAR_FM_LINE || p->form == BAR_FM_GENERAL_ORDER) && !(p->status & BS_DISORDERED))
         bar_do_check(s, sc, i, 'D', 'A', x->p[i].nation == BAR_NAT_AMERICAN || x->p[i].type == BAR_UT_LIGHT
                                               ? x->ch.er_terrain_light
