@@ -1,5 +1,5 @@
 /* test_bar_formations.c - Monmouth 2.1's SP modifications of the
- * formations: 2.1b Square (6 SPs; below 6 a single-hex Line), 2.1c the
+ * formations: 2.1a the two-hex Line, 2.1b Square (6 SPs; below 6 a single-hex Line), 2.1c the
  * two-hex Road Column, 2.1d Skirmish of a single unit over 6 SPs. */
 #include "bar_fixture.h"
 
@@ -415,6 +415,192 @@ static void test_road_column_entering_2_1c(void)
     CHECK_EQ(bar_sp_in(s, sc, gr, entry), 2);
 }
 
+
+/* 2.1a: "The minimum SPs necessary for an infantry unit to form a 2 hex
+ * Line is 7 SPs." Ours (docs/bar.md "Two-hex Line"): a one-hex Line
+ * facing a hexpoint extends into a hex beside it (90 degrees off its
+ * facing), half its SPs in each, the odd one in its first hex; it
+ * contracts by choice; it only about-faces; it does not bend into Hook. */
+static void test_line_two_hex_forming_2_1a(void)
+{
+    empty(3);
+    mk_hex a = hx("E2019"), south = nb_at(a, 6), north = nb_at(a, 0);
+    int gd = activate_gr("E2019", BAR_FM_LINE, 90);
+    mk_hex tails[4] = {MK_NO_HEX, MK_NO_HEX};
+    CHECK_EQ(count_form(gd, BAR_FM_LINE, tails), 2);
+    CHECK((tails[0] == north && tails[1] == south) || (tails[0] == south && tails[1] == north));
+    /* facing a hexside: no hex beside it along the Line */
+    s->pc[gd].facing = 2;
+    CHECK_EQ(count_form(gd, BAR_FM_LINE, NULL), 0);
+    s->pc[gd].facing = 3;
+    /* 6 SPs: too few */
+    s->pc[gd].sp = 6;
+    CHECK_EQ(count_form(gd, BAR_FM_LINE, NULL), 0);
+    s->pc[gd].sp = 7;
+    CHECK_EQ(count_form(gd, BAR_FM_LINE, NULL), 2);
+    s->pc[gd].sp = 10;
+    char js[200];
+    snprintf(js, sizeof js, "{\"type\":\"form\",\"unit\":\"1 Gd/Gds\",\"formation\":\"line\",\"tail\":\"%s\"}",
+             L(0, nb_at(a, 4)));
+    CHECK(act(js) < 0);   /* not beside it */
+    int mp = s->pc[gd].mp;
+    snprintf(js, sizeof js, "{\"type\":\"form\",\"unit\":\"1 Gd/Gds\",\"formation\":\"line\",\"tail\":\"%s\"}",
+             L(0, south));
+    CHECK_EQ(act(js), 0);
+    CHECK_EQ(s->pc[gd].form, BAR_FM_LINE);
+    CHECK_EQ(bar_tail_hex(s, sc, gd), south);
+    CHECK(s->pc[gd].mp < mp);
+    CHECK_EQ(bar_sp_in(s, sc, gd, a), 5);
+    CHECK_EQ(bar_sp_in(s, sc, gd, south), 5);
+    CHECK_EQ(bar_stack_sp(s, sc, south, BAR_BRITISH), 5);
+    s->pc[gd].sp = 9;
+    CHECK_EQ(bar_sp_in(s, sc, gd, a), 5);
+    CHECK_EQ(bar_sp_in(s, sc, gd, south), 4);
+    s->pc[gd].sp = 10;
+    json_t *j = sc->rs->state_json(s, sc);
+    json_t *u = json_array_get(json_object_get(j, "units"), (size_t)gd);
+    CHECK_STR(json_string_value(json_object_get(u, "hex2")), L(1, south));
+    CHECK_EQ(json_integer_value(json_object_get(u, "sp_hex2")), 5);
+    json_decref(j);
+    /* no Hook, no second extension; about face only */
+    CHECK(!legal_has(BA_FORM, gd, BAR_FM_HOOK));
+    CHECK_EQ(legal_count(BA_FACE, gd), 1);
+    CHECK(legal_has(BA_FACE, gd, 9));
+    CHECK_EQ(act("{\"type\":\"face\",\"unit\":\"1 Gd/Gds\",\"facing\":270}"), 0);
+    CHECK_EQ(bar_tail_hex(s, sc, gd), south);   /* still beside it */
+    CHECK(act("{\"type\":\"face\",\"unit\":\"1 Gd/Gds\",\"facing\":240}") < 0);
+    /* contracting: one hex again */
+    CHECK_EQ(count_form(gd, BAR_FM_LINE, tails), 1);
+    CHECK_EQ(act("{\"type\":\"form\",\"unit\":\"1 Gd/Gds\",\"formation\":\"line\"}"), 0);
+    CHECK_EQ(bar_tail_hex(s, sc, gd), MK_NO_HEX);
+    CHECK_EQ(bar_sp_in(s, sc, gd, a), 10);
+    /* another formation from a two-hex Line closes it up too */
+    s->pc[gd].tail = (int8_t)(mk_hex_direction(&sc->map.grid, a, south) + 1);
+    s->pc[gd].mp = 20;
+    CHECK_EQ(act("{\"type\":\"form\",\"unit\":\"1 Gd/Gds\",\"formation\":\"attack_column\"}"), 0);
+    CHECK_EQ(s->pc[gd].tail, 0);
+}
+
+/* 2.1a (ours): a two-hex Line steps both hexes a hex ahead through its
+ * front, paying the dearer hex; an enemy in either hex ahead bars it. */
+static void test_line_two_hex_moving_2_1a(void)
+{
+    empty(3);
+    mk_hex a = hx("E2019"), south = nb_at(a, 6);
+    int gd = activate_gr("E2019", BAR_FM_LINE, 90);
+    s->pc[gd].tail = (int8_t)(mk_hex_direction(&sc->map.grid, a, south) + 1);
+    int n = sc->rs->legal(s, sc, acts, 4096), moves = 0;
+    mk_hex ne = nb_at(a, 2), se = nb_at(a, 4);
+    for (int k = 0; k < n; k++)
+        if (acts[k].type == BA_MOVE && acts[k].unit == gd) {
+            moves++;
+            CHECK(acts[k].path[0] == ne || acts[k].path[0] == se);
+        }
+    CHECK(moves >= 1 && moves <= 2);
+    char js[160];
+    snprintf(js, sizeof js, "{\"type\":\"move\",\"unit\":\"1 Gd/Gds\",\"path\":[\"%s\"]}", L(0, nb_at(a, 8)));
+    CHECK(act(js) < 0);   /* not through its front */
+    /* an enemy where the second hex would go (south's NE is a's SE) */
+    place("Va Bn/GD", "E2019", BAR_FM_LINE, 270);
+    int va = pid("Va Bn/GD");
+    s->pc[va].hex = nb_at(south, 4);
+    n = sc->rs->legal(s, sc, acts, 4096);
+    for (int k = 0; k < n; k++)
+        CHECK(!(acts[k].type == BA_MOVE && acts[k].unit == gd && acts[k].path[0] == se));
+    s->pc[va].hex = MK_NO_HEX;
+    int mp = s->pc[gd].mp;
+    snprintf(js, sizeof js, "{\"type\":\"move\",\"unit\":\"1 Gd/Gds\",\"path\":[\"%s\"]}", L(0, ne));
+    if (act(js) == 0) {
+        CHECK_EQ(s->pc[gd].hex, ne);
+        CHECK_EQ(bar_tail_hex(s, sc, gd), nb_at(south, 2));
+        CHECK_EQ(s->pc[gd].facing, 3);
+        CHECK(s->pc[gd].mp < mp);
+        CHECK(!bar_unit_at(s, sc, a, -1, false));
+        CHECK(!bar_unit_at(s, sc, south, -1, false));
+    } else {
+        CHECK(act(js) == 0);   /* (the map's north-east of E2019 must be open) */
+    }
+}
+
+/* 2.1a: a two-hex Line fires once, each hex with up to 6 of its SPs
+ * (ours: the hexes that bear add their strengths); close combat from
+ * either hex; its ZOC is both hexes' fronts; the top 6 SPs of each hex
+ * for the CV; below 7 SPs, a rout: one hex. */
+static void test_line_two_hex_combat_2_1a(void)
+{
+    empty(3);
+    mk_hex a = hx("E2019"), south = nb_at(a, 6);
+    int gd = activate_gr("E2019", BAR_FM_LINE, 90);
+    s->pc[gd].tail = (int8_t)(mk_hex_direction(&sc->map.grid, a, south) + 1);
+    place("Va Bn/GD", "E2019", BAR_FM_LINE, 270);
+    int va = pid("Va Bn/GD");
+    /* a target next to both hexes: a's SE, south's NE */
+    mk_hex both = nb_at(a, 4);
+    CHECK_EQ(nb_at(south, 2), both);
+    s->pc[va].hex = both;
+    int col, c1, c2;
+    int two = bar_fire_strength_of(s, sc, gd, both, &col);
+    s->pc[gd].tail = 0;
+    s->pc[gd].sp = 5;
+    int one_a = bar_fire_strength_of(s, sc, gd, both, &c1);
+    s->pc[gd].hex = south;
+    int one_s = bar_fire_strength_of(s, sc, gd, both, &c2);
+    CHECK(one_a > 0 && one_s > 0);
+    CHECK_EQ(two, one_a + one_s);
+    /* 14 SPs: 7 a hex, each fires 6 */
+    s->pc[gd].hex = a;
+    s->pc[gd].sp = 14;
+    s->pc[gd].tail = (int8_t)(mk_hex_direction(&sc->map.grid, a, south) + 1);
+    int two14 = bar_fire_strength_of(s, sc, gd, both, &col);
+    s->pc[gd].tail = 0;
+    s->pc[gd].sp = 6;
+    int six_a = bar_fire_strength_of(s, sc, gd, both, &c1);
+    s->pc[gd].hex = south;
+    int six_s = bar_fire_strength_of(s, sc, gd, both, &c2);
+    CHECK_EQ(two14, six_a + six_s);
+    s->pc[gd].hex = a;
+    s->pc[gd].sp = 10;
+    s->pc[gd].tail = (int8_t)(mk_hex_direction(&sc->map.grid, a, south) + 1);
+    /* a target next to the second hex only, two hexes from the first (range 1) */
+    mk_hex only2 = nb_at(south, 4);
+    CHECK_EQ(mk_hex_distance(&sc->map.grid, a, only2), 2);
+    s->pc[va].hex = only2;
+    s->phase = BP_FIRE;
+    CHECK(legal_has(BA_FIRE, gd, only2));
+    int from2 = bar_fire_strength_of(s, sc, gd, only2, &col);
+    CHECK(from2 > 0);
+    {   /* the second hex's 5 SPs alone */
+        bar_pc keep = s->pc[gd];
+        s->pc[gd].tail = 0;
+        s->pc[gd].sp = 5;
+        s->pc[gd].hex = south;
+        CHECK_EQ(bar_fire_strength_of(s, sc, gd, only2, &col), from2);
+        s->pc[gd] = keep;
+    }
+    /* close combat from the second hex; its front is a ZOC */
+    s->phase = BP_CC;
+    CHECK(legal_has(BA_CC, gd, only2));
+    CHECK(bar_in_ezoc(s, sc, BAR_AMERICAN, only2));
+    CHECK(bar_in_ezoc(s, sc, BAR_AMERICAN, nb_at(south, 2)));
+    /* 2.1a CV: the unit's own CV in either hex */
+    CHECK_EQ(bar_line_cv(s, sc, south, BAR_BRITISH), x->p[gd].cv);
+    CHECK_EQ(bar_line_cv(s, sc, a, BAR_BRITISH), x->p[gd].cv);
+    /* below 7 SPs: one hex */
+    mk_events_init(&ev, evs, 512);
+    bar_lose_sp(s, sc, gd, 3, &ev);
+    CHECK_EQ(s->pc[gd].sp, 7);
+    CHECK_EQ(bar_tail_hex(s, sc, gd), south);
+    bar_lose_sp(s, sc, gd, 1, &ev);
+    CHECK_EQ(s->pc[gd].tail, 0);
+    CHECK_EQ(bar_sp_in(s, sc, gd, a), 6);
+    /* a rout contracts it */
+    s->pc[gd].sp = 10;
+    s->pc[gd].tail = (int8_t)(mk_hex_direction(&sc->map.grid, a, south) + 1);
+    s->pc[va].hex = MK_NO_HEX;
+    bar_rout_unit(s, sc, gd, &ev);
+    CHECK_EQ(s->pc[gd].tail, 0);
+}
+
 int main(void)
 {
     if (!bar_fixture_load())
@@ -426,6 +612,9 @@ int main(void)
     test_road_column_moving_2_1c();
     test_road_column_combat_2_1c();
     test_road_column_entering_2_1c();
+    test_line_two_hex_forming_2_1a();
+    test_line_two_hex_moving_2_1a();
+    test_line_two_hex_combat_2_1a();
     mk_scenario_free(sc);
     return check_done("test_bar_formations");
 }
