@@ -268,7 +268,7 @@ static int resolve(bar_state *s, const mk_scenario *sc, int i, mk_hex to, int bo
     int best = -1, bstr = -1;
     for (int j = 0; j < s->npieces; j++) {
         int col;
-        if (s->pc[j].hex != to || bar_is_leader(&x->p[j]) || x->p[j].fire_row < 0 || (s->pc[j].status & BS_ROUTED) ||
+        if (!bar_in_hex(s, sc, j, to) || bar_is_leader(&x->p[j]) || x->p[j].fire_row < 0 || (s->pc[j].status & BS_ROUTED) ||
             bar_max_sps_firing(&x->ch, s->pc[j].form) <= 0)
             continue;
         int str = bar_fire_strength_of(s, sc, j, from, &col);
