@@ -357,6 +357,8 @@ int bar_legal_move(const bar_state *s, const mk_scenario *sc, const mk_action *w
             int c = line2_cost(s, sc, i, d, &to2);
             if (c == BAR_COST_PROHIBITED || (c == BAR_COST_ALL && !(p->flags & BF_FULL)) || (c >= 0 && c > p->mp))
                 continue;
+            if (hessian_gren(pi) && (p->status & BS_DISORDERED) && p->spent + (c < 0 ? p->mp : c) > 6)
+                continue;   /* 4.1a B */
             if (enemy_in(o, sc, to, pi->side) || enemy_in(o, sc, to2, pi->side) || west_limit(x, g, to) ||
                 west_limit(x, g, to2) || !fits_sp(s, o, sc, i, to, p->form, bar_sp_in(s, sc, i, p->hex)) ||
                 !fits_sp(s, o, sc, i, to2, p->form, bar_sp_in(s, sc, i, bar_tail_hex(s, sc, i))))
@@ -475,7 +477,7 @@ int bar_legal_move(const bar_state *s, const mk_scenario *sc, const mk_action *w
                 if (fits(s, o, sc, i, p->hex, BAR_FM_LINE))
                     n = add(out, n, cap, (mk_action){.type = BA_FORM, .cost = (uint8_t)c, .unit = (int16_t)i,
                                                      .other = -1, .target = BAR_FM_LINE});
-            } else if (bar_line2_ok(x, i, BAR_FM_LINE, p->sp)) {
+            } else if (bar_line2_ok(x, i, BAR_FM_LINE, p->sp) && !nj_holds(s, sc, i)) {   /* 3.4b: it keeps its hex */
                 mk_hex sh[2];
                 int ns = side_hexes(s, o, sc, i, sh);
                 for (int k2 = 0; k2 < ns; k2++)
