@@ -462,9 +462,13 @@ static void test_line_two_hex_forming_2_1a(void)
     CHECK_STR(json_string_value(json_object_get(u, "hex2")), L(1, south));
     CHECK_EQ(json_integer_value(json_object_get(u, "sp_hex2")), 5);
     json_decref(j);
-    /* no Hook, no second extension; about face only */
+    /* no Hook, no second extension; in place, about face only (and the
+     * wheels, test_line_two_hex_wheel_2_1a) */
     CHECK(!legal_has(BA_FORM, gd, BAR_FM_HOOK));
-    CHECK_EQ(legal_count(BA_FACE, gd), 1);
+    int nf = sc->rs->legal(s, sc, acts, 4096), plain_faces = 0;
+    for (int k = 0; k < nf; k++)
+        plain_faces += acts[k].type == BA_FACE && acts[k].unit == gd && !acts[k].flags;
+    CHECK_EQ(plain_faces, 1);
     CHECK(legal_has(BA_FACE, gd, 9));
     CHECK_EQ(act("{\"type\":\"face\",\"unit\":\"1 Gd/Gds\",\"facing\":270}"), 0);
     CHECK_EQ(bar_tail_hex(s, sc, gd), south);   /* still beside it */
@@ -601,6 +605,66 @@ static void test_line_two_hex_combat_2_1a(void)
     CHECK_EQ(s->pc[gd].tail, 0);
 }
 
+
+/* 2.1a (ours): a two-hex Line wheels 60 degrees about either end, the
+ * moving end paying its new hex as well as the face change. */
+static void test_line_two_hex_wheel_2_1a(void)
+{
+    empty(3);
+    mk_hex a = hx("E2019"), south = nb_at(a, 6);
+    int gd = activate_gr("E2019", BAR_FM_LINE, 90);
+    s->pc[gd].tail = (int8_t)(mk_hex_direction(&sc->map.grid, a, south) + 1);
+    int n = sc->rs->legal(s, sc, acts, 4096), wheels = 0;
+    for (int k = 0; k < n; k++)
+        if (acts[k].type == BA_FACE && acts[k].unit == gd && acts[k].flags) {
+            wheels++;
+            CHECK(acts[k].target == 1 || acts[k].target == 5);
+            CHECK(acts[k].cost > x->se.face_half);   /* the face change and the hex */
+        }
+    CHECK(wheels >= 2 && wheels <= 4);
+    CHECK(act("{\"type\":\"face\",\"unit\":\"1 Gd/Gds\",\"facing\":30,\"pivot\":\"middle\"}") < 0);
+    CHECK(act("{\"type\":\"face\",\"unit\":\"1 Gd/Gds\",\"facing\":150,\"pivot\":\"first\"}") < 0 ||
+          s->pc[gd].facing == 5);   /* (+60 about the first hex, if open: a backward wheel) */
+    if (s->pc[gd].facing == 5) {   /* undo it for the next step */
+        s->pc[gd].facing = 3;
+        s->pc[gd].tail = (int8_t)(mk_hex_direction(&sc->map.grid, a, south) + 1);
+    }
+    /* wheel forward about the first hex: the second swings from S to SE */
+    s->pc[gd].mp = 20;
+    if (act("{\"type\":\"face\",\"unit\":\"1 Gd/Gds\",\"facing\":30,\"pivot\":\"first\"}") == 0) {
+        CHECK_EQ(s->pc[gd].facing, 1);
+        CHECK_EQ(s->pc[gd].hex, a);
+        CHECK_EQ(bar_tail_hex(s, sc, gd), nb_at(a, 4));
+        CHECK(find_ev("wheel", NULL) != NULL);
+    } else {
+        CHECK(legal_has(BA_FACE, gd, 1) == false);
+    }
+    /* about the second hex: the first swings round it */
+    empty(3);
+    gd = activate_gr("E2019", BAR_FM_LINE, 90);
+    s->pc[gd].tail = (int8_t)(mk_hex_direction(&sc->map.grid, a, south) + 1);
+    mk_hex from, to = bar_wheel_hex(s, sc, gd, 1, 1, &from);
+    CHECK_EQ(from, a);
+    CHECK_EQ(to, nb_at(south, 10));   /* the first hex goes from N of the second to its NW */
+    if (act("{\"type\":\"face\",\"unit\":\"1 Gd/Gds\",\"facing\":30,\"pivot\":\"second\"}") == 0) {
+        CHECK_EQ(s->pc[gd].hex, to);
+        CHECK_EQ(bar_tail_hex(s, sc, gd), south);
+        CHECK_EQ(s->pc[gd].facing, 1);
+        int b = bar_bearing12(&sc->map.grid, s->pc[gd].hex, south);
+        CHECK(b == 4 || b == 10);   /* still 90 degrees off its facing */
+    }
+    /* an enemy where the moving end would go bars that wheel */
+    empty(3);
+    gd = activate_gr("E2019", BAR_FM_LINE, 90);
+    s->pc[gd].tail = (int8_t)(mk_hex_direction(&sc->map.grid, a, south) + 1);
+    place("Va Bn/GD", "E2019", BAR_FM_LINE, 270);
+    s->pc[pid("Va Bn/GD")].hex = nb_at(a, 4);
+    n = sc->rs->legal(s, sc, acts, 4096);
+    for (int k = 0; k < n; k++)
+        CHECK(!(acts[k].type == BA_FACE && acts[k].unit == gd && acts[k].flags == BAF_PIVOT_FIRST &&
+                acts[k].target == 1));
+}
+
 int main(void)
 {
     if (!bar_fixture_load())
@@ -615,6 +679,7 @@ int main(void)
     test_line_two_hex_forming_2_1a();
     test_line_two_hex_moving_2_1a();
     test_line_two_hex_combat_2_1a();
+    test_line_two_hex_wheel_2_1a();
     mk_scenario_free(sc);
     return check_done("test_bar_formations");
 }

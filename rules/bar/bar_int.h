@@ -210,7 +210,9 @@ enum {
 };
 enum { BAF_WING = 1,     /* BA_ACTIVATE: try a Wing Activation (2.4a) */
        BAF_CHARGE = 2,    /* BA_CC: a cavalry Charge (2.3), path[0] its end hex */
-       BAF_HOOK_LEFT = 4 };   /* BA_FORM to BAR_FM_HOOK: bend the left end (else the right) */
+       BAF_HOOK_LEFT = 4,     /* BA_FORM to BAR_FM_HOOK: bend the left end (else the right) */
+       BAF_PIVOT_FIRST = 8,   /* BA_FACE of a two-hex Line (2.1a, ours): wheel about its first hex */
+       BAF_PIVOT_SECOND = 16 };   /* ... about its second hex */
 
 /* --- two-hex units (Monmouth 2.1a, 2.1c; docs/bar.md "Two-hex Road
  * Column", "Two-hex Line") ------------------------------------------------ */
@@ -380,6 +382,10 @@ int bar_apply_move(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_e
                    mk_error *err);
 int bar_move_cost(const bar_state *s, const mk_scenario *sc, int i, mk_hex to, int *road_left);
 int bar_stack_limit(const bar_state *s, const mk_scenario *sc, mk_hex h, int extra, int extra_form);
+/* 2.1a (ours): a two-hex Line wheeling 60 degrees to facing f about its
+ * first (pivot 0) or second (1) hex: the moving end's hex now (*from) and
+ * after (returned; MK_NO_HEX if off the map or not a wheel). */
+mk_hex bar_wheel_hex(const bar_state *s, const mk_scenario *sc, int i, int pivot, int f, mk_hex *from);
 void bar_end_movement(bar_state *s, const mk_scenario *sc, mk_events *ev);
 
 /* fire.c */

@@ -1168,8 +1168,15 @@ static json_t *action_json(const void *st, const mk_scenario *sc, const mk_actio
     case BA_FACE:
         json_object_set_new(o, "unit", json_string(bar_pid(sc, a->unit)));
         json_object_set_new(o, "facing", json_integer(a->target * 30));
-        snprintf(text, sizeof text, "Face %s to %d degrees (%g MP)", bar_pid(sc, a->unit), a->target * 30,
-                 a->cost / 2.0);
+        if (a->flags & (BAF_PIVOT_FIRST | BAF_PIVOT_SECOND)) {   /* 2.1a: a two-hex Line's wheel */
+            const char *pv = a->flags & BAF_PIVOT_SECOND ? "second" : "first";
+            json_object_set_new(o, "pivot", json_string(pv));
+            snprintf(text, sizeof text, "%s wheels about its %s hex to %d degrees (%g MP)", bar_pid(sc, a->unit), pv,
+                     a->target * 30, a->cost / 2.0);
+        } else {
+            snprintf(text, sizeof text, "Face %s to %d degrees (%g MP)", bar_pid(sc, a->unit), a->target * 30,
+                     a->cost / 2.0);
+        }
         break;
     case BA_FORM:
         json_object_set_new(o, "unit", json_string(bar_pid(sc, a->unit)));
@@ -1281,7 +1288,7 @@ static int action_parse(const void *st, const mk_scenario *sc, json_t *obj, mk_a
     json_t *v;
     json_object_foreach(obj, key, v) {
         static const char *const ok[] = {"type", "text", "cost", "unit", "path", "target", "facing",
-                                         "formation", "command", "wing", "leader", "charge", "retreat", "tail",
+                                         "formation", "command", "wing", "leader", "charge", "retreat", "tail", "pivot",
                                          "off_map", "hook", NULL};
         bool known = false;
         for (int k = 0; ok[k]; k++)
@@ -1355,6 +1362,10 @@ static int action_parse(const void *st, const mk_scenario *sc, json_t *obj, mk_a
         if (d < 0 || d >= 360 || d % 30)
             return mk_error_set(err, "bad_arg", "action.facing: degrees 0-330 in steps of 30");
         out->target = (int16_t)(d / 30);
+        const char *pv = json_string_value(json_object_get(obj, "pivot"));   /* 2.1a: a wheel */
+        if (json_object_get(obj, "pivot") && (!pv || (strcmp(pv, "first") && strcmp(pv, "second"))))
+            return mk_error_set(err, "bad_arg", "action.pivot: \"first\" or \"second\" (a two-hex Line's wheel)");
+        out->flags = !pv ? 0 : !strcmp(pv, "first") ? BAF_PIVOT_FIRST : BAF_PIVOT_SECOND;
     } else if (t == BA_FORM) {
         int f = form_of(json_string_value(json_object_get(obj, "formation")));
         if (f < 0)

@@ -236,6 +236,32 @@ static int side_hexes(const bar_state *s, const bar_occ *o, const mk_scenario *s
     return n;
 }
 
+static mk_hex nb_bearing(const bar_ext *x, mk_hex h, int b)
+{
+    for (int d = 0; d < 6; d++)
+        if (bar_dir_step(d) == b)
+            return x->nb[h][d];
+    return MK_NO_HEX;
+}
+
+mk_hex bar_wheel_hex(const bar_state *s, const mk_scenario *sc, int i, int pivot, int f, mk_hex *from)
+{
+    const bar_ext *x = bar_x(sc);
+    const bar_pc *p = &s->pc[i];
+    mk_hex t2 = bar_tail_hex(s, sc, i);
+    *from = MK_NO_HEX;
+    int r = (f - p->facing + 12) % 12;
+    if (p->form != BAR_FM_LINE || t2 == MK_NO_HEX || (r != 2 && r != 10))
+        return MK_NO_HEX;
+    int b2 = bar_bearing12(&sc->map.grid, p->hex, t2);
+    if (pivot == 0) {   /* the second hex swings round the first */
+        *from = t2;
+        return nb_bearing(x, p->hex, (b2 + r) % 12);
+    }
+    *from = p->hex;   /* the first hex swings round the second */
+    return nb_bearing(x, t2, (b2 + 6 + r) % 12);
+}
+
 /* Half MPs to enter `to` from the piece's hex, BAR_COST_ALL or
  * BAR_COST_PROHIBITED; *road_left: the road run left after it. */
 int bar_move_cost(const bar_state *s, const mk_scenario *sc, int i, mk_hex to, int *road_left)
@@ -390,9 +416,28 @@ int bar_legal_move(const bar_state *s, const mk_scenario *sc, const mk_action *w
             continue;
         /* facing: 30 and 60 degrees either way, or about face */
         static const int turns[] = {1, 2, 10, 11, 6};
+        /* 2.1a (ours): a two-hex Line wheels 60 degrees about either end:
+         * the face cost and the moving end's cost into its new hex */
+        for (int k = 0; line2 && k < 4; k++) {
+            int f = (p->facing + (k & 1 ? 10 : 2)) % 12, pivot = k >> 1;
+            mk_hex from, to = bar_wheel_hex(s, sc, i, pivot, f, &from);
+            if (to == MK_NO_HEX || enemy_in(o, sc, to, pi->side) || west_limit(x, g, to) ||
+                !fits_sp(s, o, sc, i, to, BAR_FM_LINE, bar_sp_in(s, sc, i, from)))
+                continue;
+            int road, mc = cost_from(s, sc, i, from, to, bar_hexside(&x->map, from, to), &road);
+            int c = x->se.face_half < 1 ? 1 : x->se.face_half;
+            if (mc == BAR_COST_PROHIBITED || (mc == BAR_COST_ALL && !(p->flags & BF_FULL)))
+                continue;
+            c = mc == BAR_COST_ALL ? p->mp : c + mc;
+            if (c > p->mp || c > 255)
+                continue;
+            n = add(out, n, cap, (mk_action){.type = BA_FACE, .flags = pivot ? BAF_PIVOT_SECOND : BAF_PIVOT_FIRST,
+                                             .cost = (uint8_t)c, .unit = (int16_t)i, .other = -1,
+                                             .target = (int16_t)f});
+        }
         for (size_t k = 0; k < sizeof turns / sizeof turns[0]; k++) {
             if (line2 && turns[k] != 6)
-                continue;   /* 2.1a (ours): a two-hex Line only about-faces (it wheels by contracting) */
+                continue;   /* 2.1a (ours): a two-hex Line turns in place only about (it wheels, above) */
             int f = (p->facing + turns[k]) % 12;
             int steps = abs(turns[k] > 6 ? 12 - turns[k] : turns[k]);
             int c = x->se.face_half * ((steps + 1) / 2);
@@ -568,6 +613,24 @@ int bar_apply_move(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_e
         return 0;
     }
     case BA_FACE:
+        if (a->flags & (BAF_PIVOT_FIRST | BAF_PIVOT_SECOND)) {   /* 2.1a (ours): a wheel */
+            mk_hex from, to = bar_wheel_hex(s, sc, i, a->flags & BAF_PIVOT_SECOND ? 1 : 0, a->target, &from);
+            mk_hex t2 = bar_tail_hex(s, sc, i);
+            if (a->flags & BAF_PIVOT_SECOND)
+                p->hex = to;
+            p->tail = (int8_t)(mk_hex_direction(g, p->hex, a->flags & BAF_PIVOT_SECOND ? t2 : to) + 1);
+            mk_event *e = bar_ev(ev, "wheel", "Monmouth 2.1a (two-hex Line: ours)");
+            e->unit = (int16_t)i;
+            e->from = from;
+            e->to = to;
+            p->facing = (uint8_t)a->target;
+            p->mp = (int8_t)(p->mp - a->cost);
+            p->spent = (int8_t)(p->spent + a->cost);
+            p->flags &= (uint8_t)~BF_FULL;
+            if (bar_in_ezoc(s, sc, x->p[i].side, to))
+                p->mp = 0;   /* an enemy's front hex: movement ends */
+            return 0;
+        }
         p->facing = (uint8_t)a->target;
         p->mp = (int8_t)(p->mp - a->cost);
         p->flags &= (uint8_t)~BF_FULL;
