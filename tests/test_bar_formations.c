@@ -665,6 +665,46 @@ static void test_line_two_hex_wheel_2_1a(void)
                 acts[k].target == 1));
 }
 
+
+/* 2.1c (ours): a two-hex Road Column beaten in close combat at its
+ * trailing hex retreats head first (never into its own tail), the tail
+ * following into the head's hex; the attacker advances into the emptied
+ * trailing hex. Forced: the close combat roll 95 (the defender loses and
+ * retreats), then every check passes. */
+static void test_road_column_close_combat_retreat_2_1c(void)
+{
+    empty(3);
+    mk_hex a = hx("E2019"), back = nb_at(a, 6);
+    int gr = activate_gr("E2019", BAR_FM_ROAD_COLUMN, 0);
+    s->pc[gr].sp = 12;
+    s->pc[gr].tail = (int8_t)(mk_hex_direction(&sc->map.grid, a, back) + 1);
+    mk_hex am = nb_at(back, 6);
+    place("Va Bn/GD", "E2019", BAR_FM_LINE, 0);
+    int va = pid("Va Bn/GD");
+    s->pc[va].hex = am;
+    s->side = BAR_AMERICAN;
+    s->org = x->p[va].org;
+    s->phase = BP_CC;
+    CHECK(legal_has(BA_CC, va, back));
+    force(8, 95, 99, 99, 99, 99, 99, 99, 99);
+    char js[160];
+    snprintf(js, sizeof js, "{\"type\":\"close_combat\",\"unit\":\"Va Bn/GD\",\"target\":\"%s\"}", L(0, back));
+    CHECK_EQ(act(js), 0);
+    const mk_event *r = NULL;
+    for (int k = 0; k < ev.n; k++)
+        if (!strcmp(ev.ev[k].type, "retreat") && ev.ev[k].unit == gr)
+            r = &ev.ev[k];
+    CHECK(r != NULL);
+    if (!r)
+        return;
+    CHECK_EQ(r->from, a);   /* from its head's hex */
+    CHECK(s->pc[gr].hex != back && s->pc[gr].hex != a);
+    CHECK(s->pc[gr].sp < 12 && s->pc[gr].sp > 8);   /* losses (the band's), still two hexes */
+    CHECK_EQ(bar_tail_hex(s, sc, gr), a);   /* the tail followed into the head's hex */
+    CHECK(!bar_in_hex(s, sc, gr, back));
+    CHECK_EQ(s->pc[va].hex, back);   /* the attacker advanced into the emptied hex */
+}
+
 int main(void)
 {
     if (!bar_fixture_load())
@@ -676,6 +716,7 @@ int main(void)
     test_road_column_moving_2_1c();
     test_road_column_combat_2_1c();
     test_road_column_entering_2_1c();
+    test_road_column_close_combat_retreat_2_1c();
     test_line_two_hex_forming_2_1a();
     test_line_two_hex_moving_2_1a();
     test_line_two_hex_combat_2_1a();
