@@ -705,6 +705,44 @@ static void test_road_column_close_combat_retreat_2_1c(void)
     CHECK_EQ(s->pc[va].hex, back);   /* the attacker advanced into the emptied hex */
 }
 
+
+/* 2.1a (ours): a two-hex Line beaten in close combat contracts and
+ * retreats a hex (forced as the Road Column's above). */
+static void test_line_two_hex_close_combat_retreat_2_1a(void)
+{
+    empty(3);
+    mk_hex a = hx("E2019"), south = nb_at(a, 6);
+    int gd = activate_gr("E2019", BAR_FM_LINE, 90);
+    s->pc[gd].tail = (int8_t)(mk_hex_direction(&sc->map.grid, a, south) + 1);
+    place("Va Bn/GD", "E2019", BAR_FM_LINE, 0);
+    int va = pid("Va Bn/GD");
+    mk_hex am = nb_at(south, 6);   /* behind the Line's second hex: its flank, no defensive fire */
+    s->pc[va].hex = am;
+    s->side = BAR_AMERICAN;
+    s->org = x->p[va].org;
+    s->phase = BP_CC;
+    CHECK(legal_has(BA_CC, va, south));
+    force(8, 95, 99, 99, 99, 99, 99, 99, 99);
+    char js[160];
+    snprintf(js, sizeof js, "{\"type\":\"close_combat\",\"unit\":\"Va Bn/GD\",\"target\":\"%s\"}", L(0, south));
+    CHECK_EQ(act(js), 0);
+    const mk_event *r = NULL;
+    for (int k = 0; k < ev.n; k++)
+        if (!strcmp(ev.ev[k].type, "retreat") && ev.ev[k].unit == gd)
+            r = &ev.ev[k];
+    CHECK(r != NULL);
+    CHECK_EQ(s->pc[gd].tail, 0);   /* contracted */
+    CHECK(s->pc[gd].hex != a && s->pc[gd].hex != south && s->pc[gd].hex != MK_NO_HEX);
+    CHECK(mk_hex_adjacent(&sc->map.grid, s->pc[gd].hex, a));
+}
+
+static void test_state_size(void)
+{
+    /* the second hex is a union with the leaders' ctr: no bytes added */
+    CHECK(sizeof(bar_state) <= 4096);
+    CHECK_EQ(sizeof(bar_state), 3904);
+}
+
 int main(void)
 {
     if (!bar_fixture_load())
@@ -721,6 +759,8 @@ int main(void)
     test_line_two_hex_moving_2_1a();
     test_line_two_hex_combat_2_1a();
     test_line_two_hex_wheel_2_1a();
+    test_line_two_hex_close_combat_retreat_2_1a();
+    test_state_size();
     mk_scenario_free(sc);
     return check_done("test_bar_formations");
 }
