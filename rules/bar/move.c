@@ -629,6 +629,17 @@ int bar_apply_move(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_e
             p->flags &= (uint8_t)~BF_FULL;
             if (bar_in_ezoc(s, sc, x->p[i].side, to))
                 p->mp = 0;   /* an enemy's front hex: movement ends */
+            /* Series 8.7 as for a Line's move: the moving end's terrain */
+            unsigned ws = bar_hexside(&x->map, from, to);
+            bool rough = x->ch.hex[x->map.terrain[to]].disorder_check;
+            for (int b = 0; b < BAR_HS_NTERRAIN; b++)
+                if ((ws & (1u << b)) && x->ch.side[b].disorder_check)
+                    rough = true;
+            if (rough && !(p->status & BS_DISORDERED))
+                bar_do_check(s, sc, i, 'D', 'A', x->p[i].nation == BAR_NAT_AMERICAN || x->p[i].type == BAR_UT_LIGHT
+                                                      ? x->ch.er_terrain_light
+                                                      : x->ch.er_terrain_normal,
+                             "Monmouth 2.2c, 5.2-5.3 (Disorder Check A)", ev);
             return 0;
         }
         p->facing = (uint8_t)a->target;
