@@ -650,7 +650,8 @@ int bar_apply_move(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_e
         p->form = (uint8_t)a->target;
         p->more &= (uint8_t)~BM_HOOK_LEFT;
         /* 2.1c: a Road Column of more than 8 SPs puts its trailing hex in
-         * path[0]; any other formation closes up into the head's hex */
+         * path[0], 2.1a: a two-hex Line its second hex; any other
+         * formation (a Line without one) closes up into the first hex */
         p->tail = (int8_t)(a->npath ? mk_hex_direction(g, p->hex, a->path[0]) + 1 : 0);
         if (a->target == BAR_FM_HOOK && (a->flags & BAF_HOOK_LEFT))
             p->more |= BM_HOOK_LEFT;
@@ -658,7 +659,10 @@ int bar_apply_move(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_e
         p->flags &= (uint8_t)~BF_FULL;
         mk_event *e = bar_ev(ev, "formation", "Monmouth 2.1");
         e->unit = (int16_t)i;
-        e->text = a->target != BAR_FM_HOOK ? bar_formation_name(p->form)
+        e->text = a->npath ? (a->target == BAR_FM_LINE          ? "line (two hexes)"
+                              : a->target == BAR_FM_ROAD_COLUMN ? "road column (two hexes)"
+                                                                : "artillery road column (two hexes)")
+                  : a->target != BAR_FM_HOOK ? bar_formation_name(p->form)
                   : a->flags & BAF_HOOK_LEFT ? "hook (left end bent)"
                                              : "hook (right end bent)";
         return 0;
