@@ -138,9 +138,10 @@ typedef struct bar_pc {
     uint8_t more;          /* BM_* */
     union {
         int8_t ctr;        /* a leader: a replacement's Leader Loss counter + 1 (2.4b) */
-        int8_t tail;       /* a unit: its second (trailing) hex, Monmouth 2.1c: 0 none,
-                            * 1-6 the core direction + 1 from hex to it, BAR_TAIL_OFF
-                            * still off the map (bar_tail_hex, bar_put) */
+        int8_t tail;       /* a unit: its second hex (Monmouth 2.1c a Road Column's
+                            * trailing hex, 2.1a a two-hex Line's): 0 none, 1-6 the
+                            * core direction + 1 from hex to it, BAR_TAIL_OFF still
+                            * off the map (bar_tail_hex, bar_put) */
     };
     int16_t back;          /* 3.4c: the first turn it may re-enter */
 } bar_pc;
