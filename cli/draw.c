@@ -227,13 +227,15 @@ static drawn_unit *collect_units(const mk_scenario *sc, json_t *state, int *n)
     *n = 0;
     if (count == 0)
         return NULL;
-    drawn_unit *du = calloc(count, sizeof *du);
+    /* twice: a unit in two hexes (bar's "hex2", Monmouth 2.1a/2.1c) is
+     * drawn in both */
+    drawn_unit *du = calloc(2 * count, sizeof *du);
     if (!du)
         return NULL;
     for (size_t i = 0; i < count; i++) {
         drawn_unit *d = &du[*n];
-        const char *kind = NULL, *label = NULL;
-        long mp = -1, sp = -1;
+        const char *kind = NULL, *label = NULL, *label2 = NULL;
+        long mp = -1, sp = -1, sp2 = -1;
         bool acted = false;
         d->hex = MK_NO_HEX;
         d->next = -1;
@@ -249,6 +251,13 @@ static drawn_unit *collect_units(const mk_scenario *sc, json_t *state, int *n)
                 mp = (long)json_integer_value(jmp);
             if (json_is_integer(jsp))
                 sp = (long)json_integer_value(jsp);
+            /* a unit in two hexes: each hex's SPs */
+            label2 = json_string_value(json_object_get(u, "hex2"));
+            json_t *jh1 = json_object_get(u, "sp_hex"), *jh2 = json_object_get(u, "sp_hex2");
+            if (json_is_integer(jh1))
+                sp = (long)json_integer_value(jh1);
+            if (json_is_integer(jh2))
+                sp2 = (long)json_integer_value(jh2);
             d->status = json_string_value(json_object_get(u, "status"));
             if (!status_code(d->status))
                 d->status = NULL;
@@ -281,6 +290,23 @@ static drawn_unit *collect_units(const mk_scenario *sc, json_t *state, int *n)
         if (acted && len < (int)sizeof d->text - 1)
             d->text[len] = '\'';
         (*n)++;
+        mk_hex h2 = MK_NO_HEX;
+        char err2[128];
+        if (label2 && d->hex != MK_NO_HEX && mk_hex_parse(&sc->map.grid, label2, &h2, err2, sizeof err2) == 0) {
+            drawn_unit *d2 = &du[*n];   /* the second hex: the same counter, that hex's SPs */
+            *d2 = *d;
+            d2->hex = h2;
+            d2->next = -1;
+            int l2 = snprintf(d2->text, sizeof d2->text, "%c%c", side_letter(sc, d->side),
+                              mk_draw_kind_code(sc->rs, kind));
+            if (sp2 >= 0 && sp2 < 1000)
+                l2 += snprintf(d2->text + l2, sizeof d2->text - (size_t)l2, "%ld", sp2);
+            if (d->status && l2 < (int)sizeof d2->text - 1)
+                d2->text[l2++] = status_code(d->status);
+            if (acted && l2 < (int)sizeof d2->text - 1)
+                d2->text[l2] = '\'';
+            (*n)++;
+        }
     }
     return du;
 }

@@ -82,10 +82,10 @@ static void test_tables(const mk_scenario *sc)
 }
 
 /* The index against a scan of the pieces, hex by hex. */
-static int occ_mismatches(const bar_state *s)
+static int occ_mismatches(const bar_state *s, const mk_scenario *sc)
 {
     bar_occ o;
-    bar_occ_build(&o, s);
+    bar_occ_build(&o, s, sc);
     int bad = 0;
     for (int i = 0; i < s->npieces; i++) {
         mk_hex h = s->pc[i].hex;
@@ -135,7 +135,7 @@ static void test_apply_agrees(const char *id, int games, long steps_max)
             if (n <= 0)
                 break;
             if (step % 7 == 0)
-                occ_bad += occ_mismatches(s);
+                occ_bad += occ_mismatches(s, sc);
             double e0 = rs->evaluate(s, sc, 0), e1 = rs->evaluate(s, sc, 1);
             eval_bad += !(e0 >= -1 && e0 <= 1) || fabs(e0 + e1) > 1e-12;
             for (int k = 0; k < 4; k++) {
@@ -233,8 +233,16 @@ static void test_engines(void)
     const mk_ruleset *rs = sc->rs;
     /* greedy against random, sides alternating (figures: docs/ai.md); the
      * games are the same in every build, so the sanitizer build, some
-     * fifteen times slower, plays the first two only */
-    int won = 0, lost = 0, drawn = 0, games = SANITIZED ? 2 : 6;
+     * fifteen times slower, plays the first two only. Most games are
+     * drawn (the evaluation prefers a draw to an even fight): over 24
+     * games greedy won 11 and lost none before 2.1b's Square minimum, 9
+     * and none after it, so "half the games won" sat on the mean and
+     * tipped with any rule that changes the random side's choices; the
+     * check is the decisive games: greedy wins clearly more than it loses
+     * (BAR_AI_GAMES=N plays N games) */
+    int won = 0, lost = 0, drawn = 0, games = SANITIZED ? 2 : 12;
+    if (getenv("BAR_AI_GAMES"))
+        games = atoi(getenv("BAR_AI_GAMES"));
     for (int g = 0; g < games; g++) {
         long actions = 0;
         int r = play(rs, sc, MK_AI_GREEDY, 0, g & 1, (uint64_t)(500 + g), &actions);
@@ -245,10 +253,7 @@ static void test_engines(void)
     }
     printf("bar/1-lees-repulse: greedy against random: %d won, %d lost, %d drawn\n", won, lost, drawn);
     CHECK(won > lost);
-    /* a third: since the Initiative special results' full effects
-     * (Monmouth 6.2) greedy wins some 40% of scenario 1 against random,
-     * most of the rest drawn (docs/ai.md); these six games give 2 */
-    CHECK(won >= games / 3);
+    CHECK(SANITIZED || won >= 3 * lost + 2);
     /* mcts with a small budget, as the British (one game: a whole
      * scenario is some 3000 choices) */
     long actions = 0;

@@ -60,8 +60,15 @@ static mk_scenario *load(int n)
 
 /* The invariants of a state: every piece on a map hex or off it for a
  * reason; no hex holds both sides' combat units; SPs within 0..start; the
- * loss record at least the SPs lost by infantry/cavalry. Returns 0 or the
+ * loss record at least the SPs lost by infantry/cavalry; 2.1c: a unit in
+ * (artillery) Road Column of more than a hex's SPs has a second hex (or
+ * its tail still off the map), next to its own, not lake, with the head's
+ * 8 (2) and the rest 1-8 behind; 2.1a: a two-hex Line (7 SPs or more)
+ * has its second hex beside it, 90 degrees off its facing, half its SPs
+ * in each (the odd one in the first); no other unit has one. Returns 0 or the
  * number of violations (each printed). */
+static long two_hex_seen;   /* two-hex units seen (2.1a Line, 2.1c Road Column) */
+
 static int invariants(const bar_state *s, const mk_scenario *sc)
 {
     const bar_ext *x = bar_x(sc);
@@ -99,6 +106,32 @@ static int invariants(const bar_state *s, const mk_scenario *sc)
             bad++;
         }
         side_at[p->hex] = x->p[i].side;
+        bool wants = bar_wants_tail(x, i, p->form, p->sp);
+        bool line2 = p->tail && bar_line2_ok(x, i, p->form, p->sp);   /* 2.1a: a two-hex Line */
+        mk_hex t2 = bar_tail_hex(s, sc, i);
+        if ((wants != (p->tail != 0) && !line2) || (p->tail && p->tail != BAR_TAIL_OFF && t2 == MK_NO_HEX) ||
+            p->tail < 0 || p->tail > BAR_TAIL_OFF || (line2 && p->tail == BAR_TAIL_OFF)) {
+            fprintf(stderr, "%s: tail %d with %d SPs in %s (2.1a, 2.1c)\n", sc->units[i].id, p->tail, p->sp,
+                    bar_formation_name(p->form));
+            bad++;
+        }
+        if (t2 == MK_NO_HEX)
+            continue;
+        two_hex_seen++;
+        int most = x->ch.stacking[p->form], head = line2 ? (p->sp + 1) / 2 : most;
+        int b = bar_bearing12(&sc->map.grid, p->hex, t2);
+        if (!mk_hex_adjacent(&sc->map.grid, p->hex, t2) || x->map.terrain[t2] == BAR_T_LAKE ||
+            bar_sp_in(s, sc, i, p->hex) != head || bar_sp_in(s, sc, i, t2) != p->sp - head ||
+            p->sp - head < 1 || p->sp - head > head ||
+            (line2 && (!(p->facing & 1) || (b != (p->facing + 3) % 12 && b != (p->facing + 9) % 12)))) {
+            fprintf(stderr, "%s: a bad second hex (2.1a, 2.1c)\n", sc->units[i].id);
+            bad++;
+        }
+        if (side_at[t2] >= 0 && side_at[t2] != x->p[i].side) {
+            fprintf(stderr, "%s: its second hex in a hex with the enemy\n", sc->units[i].id);
+            bad++;
+        }
+        side_at[t2] = x->p[i].side;
     }
     for (int side = 0; side < 2; side++)
         if (s->loss[side] < lost[side]) {
@@ -122,6 +155,7 @@ static void random_games(int n, int games)
     static mk_event evs[512];
     long total = 0;
     int violations = 0, unfinished = 0, illegal = 0;
+    two_hex_seen = 0;
     for (int g = 0; g < games; g++) {
         mk_error err = {0};
         mk_game *gm = mk_game_new(load(n), 0, (uint64_t)(1000 * n + g), &err);
@@ -200,7 +234,9 @@ static void random_games(int n, int games)
     CHECK_EQ(violations, 0);
     CHECK_EQ(unfinished, 0);
     CHECK_EQ(illegal, 0);
-    printf("scenario %d: %d random games, %ld actions\n", n, games, total);
+    printf("scenario %d: %d random games, %ld actions, %ld two-hex unit sightings (2.1a, 2.1c)\n", n, games, total,
+           two_hex_seen);
+    CHECK(n != 1 || two_hex_seen > 0);   /* the British grenadiers (14 SPs) march in on two hexes */
     mk_scenario_free(sc);
 }
 

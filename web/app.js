@@ -484,7 +484,8 @@ function clickHex(label) {
     return;
   }
   // A click elsewhere: select the unit there, if it is ours, else clear.
-  const ours = S.state.units.find((u) => u.hex === label && u.side === S.state.to_move && u.kind !== 'vp' && unitActions(u.id).length);
+  // (a two-hex unit, bar 2.1a/2.1c, is in its hex2 too)
+  const ours = S.state.units.find((u) => (u.hex === label || u.hex2 === label) && u.side === S.state.to_move && u.kind !== 'vp' && unitActions(u.id).length);
   S.selected = ours ? ours.id : null;
   S.hexFilter = null;
   render();

@@ -509,7 +509,13 @@ export function draw(svg, view) {
   for (const u of view.state.units) {
     if (!u.hex) continue;
     if (!byHex.has(u.hex)) byHex.set(u.hex, []);
-    byHex.get(u.hex).push(u);
+    // A two-hex unit (bar, Monmouth 2.1c: a Road Column over 8 SPs) is drawn
+    // in both hexes, each counter with the SPs of its hex.
+    byHex.get(u.hex).push(u.hex2 || u.tail_off_map ? { ...u, sp: u.sp_hex ?? u.sp } : u);
+    if (u.hex2) {
+      if (!byHex.has(u.hex2)) byHex.set(u.hex2, []);
+      byHex.get(u.hex2).push({ ...u, sp: u.sp_hex2 ?? u.sp, trailing: true });
+    }
   }
   const actors = view.actors || new Set();
   for (const [label, list] of byHex) {
@@ -526,7 +532,7 @@ export function draw(svg, view) {
       const cls = `counter ${u.kind}${u.acted ? ' acted' : ''}${view.selected === u.id ? ' selected' : ''}${actors.has(u.id) ? ' can-act' : ''}${u.status === 'routed' ? ' routed' : ''}`;
       const g = el('g', { class: cls, 'data-unit': u.id, 'data-side': u.side, 'data-hex': label }, units);
       const t = el('title', {}, g);
-      t.textContent = `${u.id}${u.name ? ' (' + u.name + ')' : ''}: ${describeUnit(u)}`;
+      t.textContent = `${u.id}${u.name ? ' (' + u.name + ')' : ''}${u.trailing ? ' (trailing hex)' : u.hex2 ? ' (head; trailing in ' + u.hex2 + ')' : ''}: ${describeUnit(u)}`;
       const facing = facingOf(u);
       if (u.kind === 'vp') {
         const x = p.x - 12, y = p.y + 9;

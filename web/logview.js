@@ -73,6 +73,9 @@ export function describe(e) {
     case 'formation':
       text = `${who} forms ${words(e.text || '?')}`;
       break;
+    case 'wheel':   // bar 2.1a: a two-hex Line wheels, one end swinging from → to
+      text = `${who} wheels, an end swinging ${e.from || '?'} → ${e.to || '?'}`;
+      break;
     case 'charge':
       text = `${who} charges${e.from ? ' ' + e.from : ''} → ${e.to || e.target || '?'}`;
       break;

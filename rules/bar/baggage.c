@@ -101,6 +101,7 @@ void bar_raids(bar_state *s, const mk_scenario *sc, mk_events *ev)
             p->sp--;
             s->sp_lost[BAR_BRITISH]++;
             s->loss[BAR_BRITISH]++;
+            bar_tail_update(s, sc, who);   /* 2.1a, 2.1c: a two-hex unit this short is one hex */
             if (p->sp <= 0) {
                 p->flags |= BF_ELIM;
                 p->hex = MK_NO_HEX;   /* (a guard unit may have entered the map) */

@@ -149,7 +149,13 @@ typedef struct bar_pc {
     int8_t wounded;        /* leaders: turns out (6.6e) */
     int8_t spent;          /* half MPs spent this activation (2.7, 2.8, 4.1a B) */
     uint8_t more;          /* BM_* */
-    int8_t ctr;            /* a replacement leader: his Leader Loss counter + 1 (2.4b) */
+    union {
+        int8_t ctr;        /* a leader: a replacement's Leader Loss counter + 1 (2.4b) */
+        int8_t tail;       /* a unit: its second hex (Monmouth 2.1c a Road Column's
+                            * trailing hex, 2.1a a two-hex Line's): 0 none, 1-6 the
+                            * core direction + 1 from hex to it, BAR_TAIL_OFF still
+                            * off the map (bar_tail_hex, bar_put) */
+    };
     uint8_t more2;         /* BM2_*, when BM_* ran out (in what was the struct's padding byte) */
     int16_t back;          /* 3.4c: the first turn it may re-enter; 7.4a G: 1, an exited
                             * Advanced Corps unit that has been reorganized */
@@ -290,7 +296,51 @@ enum { BAF_WING = 1,     /* BA_ACTIVATE: try a Wing Activation (2.4a) */
        BAF_GUNS = 8,      /* BA_FIRE: with the unit's regimental guns (2.2d E iv), `other` */
        BAF_CLOSE = 16,    /* BA_SPECIAL, 6.2d: a Close Combat Segment (else Fire Combat) */
        BAF_UP = 32,       /* BA_SPECIAL, 6.2g: the End Turn marker up a box */
-       BAF_DOWN = 64 };   /* BA_SPECIAL, 6.2g: down a box */
+       BAF_DOWN = 64,     /* BA_SPECIAL, 6.2g: down a box */
+       /* (flags are read per action type: BA_FACE's below share values with others') */
+       BAF_PIVOT_FIRST = 8,   /* BA_FACE of a two-hex Line (2.1a, ours): wheel about its first hex */
+       BAF_PIVOT_SECOND = 16 };   /* ... about its second hex */
+
+/* --- two-hex units (Monmouth 2.1a, 2.1c; docs/bar.md "Two-hex Road
+ * Column", "Two-hex Line") ------------------------------------------------ */
+#define BAR_TAIL_OFF 7
+#define BAR_LINE2_MIN_SP 7   /* Monmouth 2.1a: "The minimum SPs necessary for an infantry unit to form a 2 hex Line" */
+/* 2.1c: a unit in (artillery) Road Column with more SPs than one hex of
+ * that formation holds (8; artillery 2) is in two hexes. */
+static inline bool bar_wants_tail(const bar_ext *x, int i, int form, int sp)
+{
+    return x->p[i].kind != BK_LEADER && (form == BAR_FM_ROAD_COLUMN || form == BAR_FM_ARTILLERY_ROAD_COLUMN) &&
+           sp > x->ch.stacking[form];
+}
+/* 2.1a: may infantry with sp SPs in form keep a second hex beside it
+ * (a two-hex Line: the player's choice, bar_wants_tail never asks it)? */
+static inline bool bar_line2_ok(const bar_ext *x, int i, int form, int sp)
+{
+    return x->p[i].kind == BK_INFANTRY && form == BAR_FM_LINE && sp >= BAR_LINE2_MIN_SP;
+}
+static inline mk_hex bar_tail_hex(const bar_state *s, const mk_scenario *sc, int i)
+{
+    const bar_pc *p = &s->pc[i];
+    if (bar_x(sc)->p[i].kind == BK_LEADER || p->tail < 1 || p->tail > 6 || p->hex == MK_NO_HEX)
+        return MK_NO_HEX;
+    return bar_x(sc)->nb[p->hex][p->tail - 1];
+}
+/* Does piece i stand (with its head or its tail) in hex h? */
+static inline bool bar_in_hex(const bar_state *s, const mk_scenario *sc, int i, mk_hex h)
+{
+    return h != MK_NO_HEX && (s->pc[i].hex == h || bar_tail_hex(s, sc, i) == h);
+}
+/* The SPs piece i has in hex h: 2.1c, a two-hex Road Column has a hex's
+ * most (8) at its head and the rest in its trailing hex; one whose tail is
+ * still off the map has the head's share on the map. */
+int bar_sp_in(const bar_state *s, const mk_scenario *sc, int i, mk_hex h);
+/* Moves piece i's head to `to` (MK_NO_HEX: off the map); 2.1c: a two-hex
+ * Road Column's tail follows into the head's previous hex; one entering
+ * the map has its tail off the map; any other unit has none. */
+void bar_put(bar_state *s, const mk_scenario *sc, int i, mk_hex to);
+/* After a loss or a formation change: no tail unless bar_wants_tail (or a
+ * two-hex Line still of 7 SPs, bar_line2_ok). */
+void bar_tail_update(bar_state *s, const mk_scenario *sc, int i);
 
 /* --- who stands where ------------------------------------------------------ */
 /* A per-call index of the pieces in each hex, built on the caller's stack
@@ -306,12 +356,26 @@ typedef struct bar_occ {
     uint64_t used[(MK_MAX_HEX + 63) / 64];
     int16_t first[MK_MAX_HEX];
     int16_t next[MK_MAX_UNITS];
+    /* 2.1c: the pieces whose tail (second hex) is in h, chained the same
+     * way (tused, tfirst, tnext) */
+    uint64_t tused[(MK_MAX_HEX + 63) / 64];
+    int16_t tfirst[MK_MAX_HEX];
+    int16_t tnext[MK_MAX_UNITS];
 } bar_occ;
 
 static inline int bar_occ_first(const bar_occ *o, mk_hex h)
 {
     return h >= 0 && h < MK_MAX_HEX && (o->used[h >> 6] >> (h & 63) & 1) ? o->first[h] : -1;
 }
+static inline int bar_occ_tfirst(const bar_occ *o, mk_hex h)
+{
+    return h >= 0 && h < MK_MAX_HEX && (o->tused[h >> 6] >> (h & 63) & 1) ? o->tfirst[h] : -1;
+}
+/* for (each piece i standing in h): the heads there, then the tails */
+#define BAR_OCC_EACH(o, h, i)                                                                   \
+    for (int i##_k = 0, i = bar_occ_first(o, h); i##_k < 2;                                     \
+         i = ++i##_k < 2 ? bar_occ_tfirst(o, h) : -1)                                           \
+        for (; i >= 0; i = i##_k ? (o)->tnext[i] : (o)->next[i])
 
 /* A generator's `want` (bar_legal_move, _fire, _cc): NULL lists every
  * action; an action lists at least the actions equal to it (its piece's,
@@ -324,7 +388,7 @@ static inline void bar_want_range(const bar_state *s, const mk_action *want, int
 }
 
 /* --- shared helpers -------------------------------------------------------- */
-void bar_occ_build(bar_occ *o, const bar_state *s);
+void bar_occ_build(bar_occ *o, const bar_state *s, const mk_scenario *sc);
 static inline bool bar_is_leader(const bar_pinfo *p) { return p->kind == BK_LEADER; }
 static inline bool bar_alive(const bar_state *s, int i) { return !(s->pc[i].flags & BF_ELIM); }
 static inline bool bar_on_map(const bar_state *s, int i) { return s->pc[i].hex != MK_NO_HEX; }
@@ -333,6 +397,11 @@ const char *bar_pid(const mk_scenario *sc, int i);
 /* A combat unit, on the map, of side (or any side if -1), not routed if formed. */
 bool bar_unit_at(const bar_state *s, const mk_scenario *sc, mk_hex h, int side, bool formed_only);
 int bar_stack_sp(const bar_state *s, const mk_scenario *sc, mk_hex h, int side);
+/* Monmouth 2.1b: a Square needs 6 SPs in its hex (bar_square_check) */
+#define BAR_SQUARE_MIN_SP 6
+int bar_square_sp(const bar_state *s, const mk_scenario *sc, mk_hex h, int side);
+void bar_square_check(bar_state *s, const mk_scenario *sc, mk_hex h, mk_events *ev);
+void bar_squares_check(bar_state *s, const mk_scenario *sc, mk_events *ev);
 bool bar_is_front(const bar_state *s, const mk_scenario *sc, int i, mk_hex to);
 bool bar_faces(const bar_state *s, int i, int bearing12);
 /* A Hook (BAR_FM_HOOK, docs/bar.md "Hook"): its two arms, the Line's own
@@ -420,6 +489,10 @@ int bar_apply_move(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_e
                    mk_error *err);
 int bar_move_cost(const bar_state *s, const mk_scenario *sc, int i, mk_hex to, int *road_left);
 int bar_stack_limit(const bar_state *s, const mk_scenario *sc, mk_hex h, int extra, int extra_form);
+/* 2.1a (ours): a two-hex Line wheeling 60 degrees to facing f about its
+ * first (pivot 0) or second (1) hex: the moving end's hex now (*from) and
+ * after (returned; MK_NO_HEX if off the map or not a wheel). */
+mk_hex bar_wheel_hex(const bar_state *s, const mk_scenario *sc, int i, int pivot, int f, mk_hex *from);
 void bar_end_movement(bar_state *s, const mk_scenario *sc, mk_events *ev);
 void bar_skirmish_start(bar_state *s, const mk_scenario *sc);   /* 2.6a, 7.4a J: at an activation's start */
 

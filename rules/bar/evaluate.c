@@ -121,7 +121,7 @@ void bar_eval_prepare(bar_ext *x, const mk_grid *g)
 #define REACH 12.0       /* hexes: an objective counts from this close */
 #define MARCH 0.1        /* the advance on the enemy's rally hex */
 #define FACING 0.5       /* hexes of the advance a unit facing the enemy's rally hex is worth */
-#define MAX_SLOTS 255    /* hexes with units (one per piece at most; uint8_t indices) */
+#define MAX_SLOTS 255    /* hexes with units (uint8_t indices; a two-hex unit fills two; past it, left out) */
 #define BITS ((MK_MAX_HEX + 63) / 64)
 #define MAX_LONG 128     /* firers with a range beyond LONG hexes */
 #define LONG 2           /* longer ranges (guns, rifles) reach every enemy hex in range; shorter ones
@@ -246,46 +246,51 @@ static double american_value(const bar_state *s, const mk_scenario *sc)
             bar_faces(s, i, x->bear_home[1 - side][p->hex]))
             march[side] -= FACING;   /* a Line moves through its front only (so turning toward the enemy
                                       * counts); a Hook does not move (docs/bar.md "Hook") */
-        if (p->hex == MK_NO_HEX || nsl == MAX_SLOTS)
-            continue;
-        mk_hex h = p->hex;
-        if (!(used[side][h >> 6] >> (h & 63) & 1)) {
-            used[side][h >> 6] |= 1ull << (h & 63);
-            slot_of[h] = (uint8_t)nsl;
-            sl[nsl++] = (slot){.hex = h, .side = (int8_t)side};
-        }
-        slot *t = &sl[slot_of[h]];
-        t->sp += p->sp;
-        if (p->status & BS_ROUTED) {
-            t->routed_sp += p->sp;
-            continue;
-        }
-        t->formed = true;
-        if (p->status & (BS_SHAKEN | BS_DISORDERED))
-            loss[side] += SHAKEN * p->sp;
-        int most = x->ch.max_firing[p->form];
-        int row = bar_fire_row_now(s, sc, i);   /* (mounted or dismounted: 4.1b E, 7.4a C) */
-        if (row >= 0 && x->ch.row[row].range > LONG) {
-            if (nlong < MAX_LONG && (most > 0 || p->form == BAR_FM_ARTILLERY_ROAD_COLUMN))
-                lng[nlong++] = (int16_t)i;
-        } else if (row >= 0 && most > 0) {
-            int sps = p->sp < most ? p->sp : most;
-            float e = x->hits[row][1][sps > BAR_EVAL_SPS ? BAR_EVAL_SPS : sps][BAR_T_OPEN];
-            if ((p->status & (BS_DISORDERED | BS_SHAKEN)) && x->se.fire_disordered_halved)
-                e *= 0.5f;
-            t->fire1 += e;
-        }
-        /* objectives reached by formed units */
-        if (side == BAR_AMERICAN) {
-            if (x->dist_threat[h] < near_threat)
-                near_threat = x->dist_threat[h];
-        } else {
-            if (x->dist_hold[h] < near_hold)
-                near_hold = x->dist_hold[h];
-            if (x->dist_orchard[h] < near_orchard)
-                near_orchard = x->dist_orchard[h];
-            if (next_adv < v->nadvance && x->dist_advance[next_adv][h] < near_adv)
-                near_adv = x->dist_advance[next_adv][h];
+        /* each hex of the unit (2.1a, 2.1c: a two-hex unit's second hex
+         * with its share of the SPs) */
+        for (int part = 0; part < 2; part++) {
+            mk_hex h = part ? bar_tail_hex(s, sc, i) : p->hex;
+            if (h == MK_NO_HEX || nsl == MAX_SLOTS)
+                continue;
+            int psp = bar_sp_in(s, sc, i, h);
+            if (!(used[side][h >> 6] >> (h & 63) & 1)) {
+                used[side][h >> 6] |= 1ull << (h & 63);
+                slot_of[h] = (uint8_t)nsl;
+                sl[nsl++] = (slot){.hex = h, .side = (int8_t)side};
+            }
+            slot *t = &sl[slot_of[h]];
+            t->sp += psp;
+            if (p->status & BS_ROUTED) {
+                t->routed_sp += psp;
+                continue;
+            }
+            t->formed = true;
+            if (p->status & (BS_SHAKEN | BS_DISORDERED))
+                loss[side] += SHAKEN * psp;
+            int most = x->ch.max_firing[p->form];
+            int row = bar_fire_row_now(s, sc, i);   /* (mounted or dismounted: 4.1b E, 7.4a C) */
+            if (row >= 0 && x->ch.row[row].range > LONG) {
+                if (part == 0 && nlong < MAX_LONG && (most > 0 || p->form == BAR_FM_ARTILLERY_ROAD_COLUMN))
+                    lng[nlong++] = (int16_t)i;
+            } else if (row >= 0 && most > 0) {
+                int sps = psp < most ? psp : most;
+                float e = x->hits[row][1][sps > BAR_EVAL_SPS ? BAR_EVAL_SPS : sps][BAR_T_OPEN];
+                if ((p->status & (BS_DISORDERED | BS_SHAKEN)) && x->se.fire_disordered_halved)
+                    e *= 0.5f;
+                t->fire1 += e;
+            }
+            /* objectives reached by formed units */
+            if (side == BAR_AMERICAN) {
+                if (x->dist_threat[h] < near_threat)
+                    near_threat = x->dist_threat[h];
+            } else {
+                if (x->dist_hold[h] < near_hold)
+                    near_hold = x->dist_hold[h];
+                if (x->dist_orchard[h] < near_orchard)
+                    near_orchard = x->dist_orchard[h];
+                if (next_adv < v->nadvance && x->dist_advance[next_adv][h] < near_adv)
+                    near_adv = x->dist_advance[next_adv][h];
+            }
         }
     }
     fire_threats(s, x, sl, nsl, slot_of, used, lng, nlong);

@@ -31,7 +31,7 @@ static bool blocks(mk_hex h, const void *vctx)
     if (!c->o)
         return bar_unit_at(c->s, c->sc, h, -1, false);
     const bar_ext *x = bar_x(c->sc);
-    for (int i = bar_occ_first(c->o, h); i >= 0; i = c->o->next[i])
+    BAR_OCC_EACH(c->o, h, i)
         if (!bar_is_leader(&x->p[i]))
             return true;
     return false;
@@ -51,26 +51,26 @@ static bool can_fire(const bar_state *s, const mk_scenario *sc, int i)
 /* bar_fire_strength_of, with the caller's index o (or NULL); listing
  * (legal) skips the line of sight where the strength is below the table,
  * as such a fire is not listed whatever the line. */
-static int strength(const bar_state *s, const mk_scenario *sc, const bar_occ *o, bool listing, int i,
-                    mk_hex target, int *column)
+static int strength_at(const bar_state *s, const mk_scenario *sc, const bar_occ *o, bool listing, int i,
+                       mk_hex at, int sps, mk_hex target, int *column)
 {
     const bar_ext *x = bar_x(sc);
     const bar_pc *p = &s->pc[i];
     *column = -1;
-    if (p->hex == MK_NO_HEX || target == MK_NO_HEX)
+    if (at == MK_NO_HEX || target == MK_NO_HEX)
         return -1;
     int row = bar_fire_row_now(s, sc, i);   /* 4.1b E, 7.4a C */
     if (row < 0)
         return -1;
     bool art = bar_fire_row_artillery(row);
-    int range = mk_hex_distance(&sc->map.grid, p->hex, target);
+    int range = mk_hex_distance(&sc->map.grid, at, target);
     bar_light light = bar_light_of(s->turn);
     int lim = bar_fire_range_limit(light, art);
     if (range < 1 || (lim != BAR_RANGE_CHART && range > lim) || range > x->ch.row[row].range)
         return -1;
-    if (!bar_is_front(s, sc, i, target))
+    if (at == p->hex ? !bar_is_front(s, sc, i, target) : !bar_faces(s, i, bar_bearing12(&sc->map.grid, at, target)))
         return -1;
-    int sps = p->sp, most = bar_max_sps_firing(&x->ch, p->form);
+    int most = bar_max_sps_firing(&x->ch, p->form);
     /* 2.1e: "For Hook, see the diagrams on the 'Fire Combat Card'" (we do
      * not have them; ours, docs/bar.md "Hook"): the Line's 6 at a hex both
      * arms bear on, hook_one_arm_sps (series.json) at a hex one arm does */
@@ -84,11 +84,11 @@ static int strength(const bar_state *s, const mk_scenario *sc, const bar_occ *o,
     if (art && bar_artillery_halved(s->turn))
         flags |= BAR_FSF_HEAT;
     if (range == 1) {
-        unsigned side = bar_hexside(&x->map, p->hex, target);
+        unsigned side = bar_hexside(&x->map, at, target);
         if (side & BAR_HS_HEDGEROW)
             flags |= BAR_FSF_HEDGEROW;
         if ((side & (BAR_HS_REGULAR_SLOPE | BAR_HS_GENTLE_SLOPE)) &&
-            x->map.elevation[target] > x->map.elevation[p->hex])
+            x->map.elevation[target] > x->map.elevation[at])
             flags |= BAR_FSF_UPHILL_SLOPE;
     }
     int str = bar_fire_strength(&x->ch, row, sps, range, flags);
@@ -100,12 +100,37 @@ static int strength(const bar_state *s, const mk_scenario *sc, const bar_occ *o,
     if (listing && col < 0)
         return -1;
     if (range > 1) {
-        los_ctx c = {s, sc, o, p->hex, target};
+        los_ctx c = {s, sc, o, at, target};
         bar_los_result r;
         mk_error err;
-        if (bar_los(&x->map, p->hex, target, blocks, &c, &r, &err) < 0 || !r.clear)
+        if (bar_los(&x->map, at, target, blocks, &c, &r, &err) < 0 || !r.clear)
             return -1;
     }
+    *column = col;
+    return str;
+}
+
+static int strength(const bar_state *s, const mk_scenario *sc, const bar_occ *o, bool listing, int i,
+                    mk_hex target, int *column)
+{
+    const bar_ext *x = bar_x(sc);
+    const bar_pc *p = &s->pc[i];
+    mk_hex t2 = p->form == BAR_FM_LINE ? bar_tail_hex(s, sc, i) : MK_NO_HEX;
+    if (t2 == MK_NO_HEX)
+        return strength_at(s, sc, o, listing, i, p->hex, p->sp, target, column);
+    /* Monmouth 2.1a (ours, docs/bar.md "Two-hex Line"): a two-hex Line
+     * fires once, each hex that bears on the target (range, front, line of
+     * sight) with up to 6 of its own SPs, the strengths added */
+    int c1, c2;
+    int a = strength_at(s, sc, o, false, i, p->hex, bar_sp_in(s, sc, i, p->hex), target, &c1);
+    int b = strength_at(s, sc, o, false, i, t2, bar_sp_in(s, sc, i, t2), target, &c2);
+    *column = -1;
+    if (a < 0 && b < 0)
+        return -1;
+    int str = (a > 0 ? a : 0) + (b > 0 ? b : 0);
+    int col = bar_fire_column(&x->ch, str, bar_fire_defence(&x->ch, x->map.terrain[target], false));
+    if (listing && col < 0)
+        return -1;
     *column = col;
     return str;
 }
@@ -142,7 +167,7 @@ int bar_legal_fire(const bar_state *s, const mk_scenario *sc, const mk_action *w
 {
     const bar_ext *x = bar_x(sc);
     bar_occ occ;
-    bar_occ_build(&occ, s);
+    bar_occ_build(&occ, s, sc);
     int lo, hi;
     bar_want_range(s, want, &lo, &hi);
     if (n < cap)
@@ -153,10 +178,13 @@ int bar_legal_fire(const bar_state *s, const mk_scenario *sc, const mk_action *w
         int reach = x->ch.row[bar_fire_row_now(s, sc, i)].range;
         mk_hex seen[64];
         int nseen = 0;
-        for (int j = 0; j < s->npieces && n < cap; j++) {
-            mk_hex h = s->pc[j].hex;
+        for (int jj = 0; jj < 2 * s->npieces && n < cap; jj++) {
+            int j = jj >> 1;   /* each piece's hex, then its trailing hex (2.1c) */
+            mk_hex h = jj & 1 ? bar_tail_hex(s, sc, j) : s->pc[j].hex;
+            mk_hex i2 = bar_tail_hex(s, sc, i);   /* 2.1a: a two-hex Line reaches from either hex */
             if (h == MK_NO_HEX || x->p[j].side == x->p[i].side || bar_is_leader(&x->p[j]) ||
-                mk_hex_distance(&sc->map.grid, s->pc[i].hex, h) > reach)
+                (mk_hex_distance(&sc->map.grid, s->pc[i].hex, h) > reach &&
+                 (i2 == MK_NO_HEX || mk_hex_distance(&sc->map.grid, i2, h) > reach)))
                 continue;
             bool dup = false;
             for (int k = 0; k < nseen; k++)
@@ -187,7 +215,7 @@ static int top_unit(const bar_state *s, const mk_scenario *sc, mk_hex h)
     const bar_ext *x = bar_x(sc);
     int best = -1;
     for (int j = 0; j < s->npieces; j++)
-        if (s->pc[j].hex == h && !bar_is_leader(&x->p[j]) && !bar_rgt_spared(s, sc, j) &&   /* 2.2d E vi */
+        if (bar_in_hex(s, sc, j, h) && !bar_is_leader(&x->p[j]) && !bar_rgt_spared(s, sc, j) &&   /* 2.2d E vi */
             (best < 0 || s->pc[j].sp > s->pc[best].sp))
             best = j;
     return best;

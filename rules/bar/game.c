@@ -361,9 +361,10 @@ static void release(mk_scenario *sc)
 /* --- shared helpers ------------------------------------------------------ */
 
 /* Fills o from s (bar_int.h: the chains in increasing piece order). */
-void bar_occ_build(bar_occ *o, const bar_state *s)
+void bar_occ_build(bar_occ *o, const bar_state *s, const mk_scenario *sc)
 {
     memset(o->used, 0, sizeof o->used);
+    memset(o->tused, 0, sizeof o->tused);
     for (int i = s->npieces - 1; i >= 0; i--) {
         mk_hex h = s->pc[i].hex;
         if (h < 0 || h >= MK_MAX_HEX)
@@ -372,14 +373,64 @@ void bar_occ_build(bar_occ *o, const bar_state *s)
         o->next[i] = (int16_t)(o->used[h >> 6] & bit ? o->first[h] : -1);
         o->first[h] = (int16_t)i;
         o->used[h >> 6] |= bit;
+        mk_hex t = bar_tail_hex(s, sc, i);   /* 2.1c: the second hex */
+        if (t < 0 || t >= MK_MAX_HEX)
+            continue;
+        bit = 1ull << (t & 63);
+        o->tnext[i] = (int16_t)(o->tused[t >> 6] & bit ? o->tfirst[t] : -1);
+        o->tfirst[t] = (int16_t)i;
+        o->tused[t >> 6] |= bit;
     }
+}
+
+/* --- two-hex units (Monmouth 2.1c) --------------------------------------- */
+
+int bar_sp_in(const bar_state *s, const mk_scenario *sc, int i, mk_hex h)
+{
+    const bar_pc *p = &s->pc[i];
+    if (h == MK_NO_HEX || bar_is_leader(&bar_x(sc)->p[i]))
+        return 0;
+    int head = p->sp, most = bar_x(sc)->ch.stacking[p->form];
+    if (p->form == BAR_FM_LINE && p->tail >= 1 && p->tail <= 6)
+        head = (p->sp + 1) / 2;   /* 2.1a (ours): a two-hex Line, half each, the odd SP in its first hex */
+    else if (p->tail >= 1 && p->tail <= BAR_TAIL_OFF && head > most)
+        head = most;   /* 2.1c: "each hex must have 8 SPs" */
+    if (h == p->hex)
+        return head;
+    return bar_tail_hex(s, sc, i) == h ? p->sp - head : 0;
+}
+
+void bar_put(bar_state *s, const mk_scenario *sc, int i, mk_hex to)
+{
+    bar_pc *p = &s->pc[i];
+    const bar_ext *x = bar_x(sc);
+    mk_hex from = p->hex;
+    p->hex = to;
+    if (x->p[i].kind == BK_LEADER)
+        return;
+    if (to == MK_NO_HEX || !bar_wants_tail(x, i, p->form, p->sp)) {
+        p->tail = 0;
+        return;
+    }
+    /* 2.1c: the head's previous hex becomes the trailing hex (ours) */
+    int d = from == MK_NO_HEX ? -1 : mk_hex_direction(&sc->map.grid, to, from);
+    p->tail = (int8_t)(d >= 0 ? d + 1 : from == MK_NO_HEX ? BAR_TAIL_OFF : 0);
+}
+
+void bar_tail_update(bar_state *s, const mk_scenario *sc, int i)
+{
+    bar_pc *p = &s->pc[i];
+    if (!bar_is_leader(&bar_x(sc)->p[i]) &&
+        (p->hex == MK_NO_HEX || (!bar_wants_tail(bar_x(sc), i, p->form, p->sp) &&
+                                 !(p->tail && bar_line2_ok(bar_x(sc), i, p->form, p->sp)))))
+        p->tail = 0;   /* 2.1a: a two-hex Line below 7 SPs contracts into its first hex */
 }
 
 bool bar_unit_at(const bar_state *s, const mk_scenario *sc, mk_hex h, int side, bool formed_only)
 {
     const bar_ext *x = bar_x(sc);
     for (int i = 0; i < s->npieces; i++) {
-        if (s->pc[i].hex != h || bar_is_leader(&x->p[i]) || (side >= 0 && x->p[i].side != side))
+        if (!bar_in_hex(s, sc, i, h) || bar_is_leader(&x->p[i]) || (side >= 0 && x->p[i].side != side))
             continue;
         if (formed_only && (s->pc[i].status & BS_ROUTED))
             continue;
@@ -393,9 +444,53 @@ int bar_stack_sp(const bar_state *s, const mk_scenario *sc, mk_hex h, int side)
     const bar_ext *x = bar_x(sc);
     int sp = 0;
     for (int i = 0; i < s->npieces; i++)
-        if (s->pc[i].hex == h && !bar_is_leader(&x->p[i]) && (side < 0 || x->p[i].side == side))
+        if (!bar_is_leader(&x->p[i]) && (side < 0 || x->p[i].side == side))
+            sp += bar_sp_in(s, sc, i, h);
+    return sp;
+}
+
+/* Monmouth 2.1b: the SPs of side's units in Square in hex h. */
+int bar_square_sp(const bar_state *s, const mk_scenario *sc, mk_hex h, int side)
+{
+    const bar_ext *x = bar_x(sc);
+    int sp = 0;
+    for (int i = 0; i < s->npieces; i++)
+        if (s->pc[i].hex == h && h != MK_NO_HEX && s->pc[i].form == BAR_FM_SQUARE && x->p[i].side == side)
             sp += s->pc[i].sp;
     return sp;
+}
+
+/* Monmouth 2.1b: "If a Square formation falls below 6 SPs (not 3) it
+ * immediately changes to a single-hex Line": each side's Square in hex h
+ * (ours: the side's units in Square there together) below 6 SPs becomes
+ * Line, keeping its facing. */
+void bar_square_check(bar_state *s, const mk_scenario *sc, mk_hex h, mk_events *ev)
+{
+    const bar_ext *x = bar_x(sc);
+    if (h == MK_NO_HEX)
+        return;
+    for (int side = 0; side < 2; side++) {
+        int sp = bar_square_sp(s, sc, h, side);
+        if (sp <= 0 || sp >= BAR_SQUARE_MIN_SP)
+            continue;
+        for (int i = 0; i < s->npieces; i++) {
+            if (s->pc[i].hex != h || s->pc[i].form != BAR_FM_SQUARE || x->p[i].side != side)
+                continue;
+            s->pc[i].form = BAR_FM_LINE;
+            mk_event *e = bar_ev(ev, "formation", "Monmouth 2.1b (a Square below 6 SPs)");
+            e->unit = (int16_t)i;
+            e->text = bar_formation_name(BAR_FM_LINE);
+        }
+    }
+}
+
+/* Every hex with a Square (the end of each action: a unit that left, was
+ * eliminated or changed formation may have left one below 6 SPs). */
+void bar_squares_check(bar_state *s, const mk_scenario *sc, mk_events *ev)
+{
+    for (int i = 0; i < s->npieces; i++)
+        if (s->pc[i].form == BAR_FM_SQUARE && s->pc[i].hex != MK_NO_HEX)
+            bar_square_check(s, sc, s->pc[i].hex, ev);
 }
 
 int bar_dir_step(int dir) { return ((dir + 1) * 2) % 12; }   /* flat: NE is 60 degrees */
@@ -471,8 +566,9 @@ bool bar_in_ezoc(const bar_state *s, const mk_scenario *sc, int side, mk_hex h)
             (p->status & BS_ROUTED) || p->form == BAR_FM_SKIRMISH ||
             p->form == BAR_FM_ARTILLERY_ROAD_COLUMN || p->form == BAR_FM_ROAD_COLUMN)
             continue;
+        mk_hex t2 = p->form == BAR_FM_LINE ? bar_tail_hex(s, sc, i) : MK_NO_HEX;   /* 2.1a: both hexes */
         for (int d = 0; d < 6; d++)   /* h lies opposite d from the piece */
-            if (p->hex == nb[d] && bar_faces(s, i, bar_dir_step((d + 3) % 6)))
+            if ((p->hex == nb[d] || (t2 != MK_NO_HEX && t2 == nb[d])) && bar_faces(s, i, bar_dir_step((d + 3) % 6)))
                 return true;
     }
     return false;
@@ -694,6 +790,7 @@ void bar_lose_sp(bar_state *s, const mk_scenario *sc, int i, int n, mk_events *e
     mk_event *e = bar_ev(ev, "loss", "Monmouth 1.2a B");
     e->unit = (int16_t)i;
     e->hits = (int16_t)n;
+    mk_hex at = p->hex;
     if (p->sp == 0) {
         mk_event *d = bar_ev(ev, "eliminated", "Monmouth 1.2a B");
         d->unit = (int16_t)i;
@@ -701,6 +798,8 @@ void bar_lose_sp(bar_state *s, const mk_scenario *sc, int i, int n, mk_events *e
         p->hex = MK_NO_HEX;
         p->flags |= BF_ELIM;
     }
+    bar_tail_update(s, sc, i);   /* 2.1c: 8 SPs or fewer are one hex */
+    bar_square_check(s, sc, at, ev);   /* Monmouth 2.1b */
 }
 
 /* Rout (2.5): the unit is Routed and makes a Rout Retreat of 4 hexes (6
@@ -818,7 +917,7 @@ static void rout_one(bar_state *s, const mk_scenario *sc, int i, int n, bool vol
         }
         by_road = bar_road(&x->map, p->hex, best) != 0;
         p->facing = (uint8_t)bar_bearing12(g, p->hex, best);
-        p->hex = best;
+        bar_put(s, sc, i, best);   /* 2.1c: a Road Column's tail follows */
     }
     if (art && n > 0 && x->ch.hex[x->map.terrain[p->hex]].disorder_check && !by_road) {
         art_rout_loss(s, sc, i, ev);   /* 2.5b B: the last hex (entered by road: clear) */
@@ -832,6 +931,7 @@ static void rout_one(bar_state *s, const mk_scenario *sc, int i, int n, bool vol
     e->value = (int16_t)n;
     if (p->form != BAR_FM_ARTILLERY_ROAD_COLUMN && x->p[i].kind != BK_ARTILLERY && !bar_mounted(s, sc, i))
         p->form = BAR_FM_GENERAL_ORDER, p->more2 &= (uint8_t)~BM2_HOOK_LEFT;
+    bar_tail_update(s, sc, i);   /* 2.1c: a routed column in General Order is one hex */
 }
 
 /* 6.6 Leader Loss: each leader in hex h checks; natural is the fire roll
@@ -918,6 +1018,8 @@ static int init(void *st, const mk_scenario *sc, uint64_t options, uint64_t seed
             p->hex = MK_NO_HEX;
             p->more2 |= BM2_OUT;
         }
+        if (p->hex != MK_NO_HEX && bar_wants_tail(x, i, p->form, p->sp))
+            p->tail = BAR_TAIL_OFF;   /* 2.1c (ours): it trails in behind its head's first move */
         if (p->hex != MK_NO_HEX)
             p->flags |= BF_ON;
     }
@@ -1096,6 +1198,7 @@ static int apply(void *st, const mk_scenario *sc, const mk_action *a, mk_events 
             s->pc[a->unit].mp = 0;   /* 6.2d C: one hex */
     }
     if (rc == 0) {
+        bar_squares_check(s, sc, ev);   /* Monmouth 2.1b */
         s->head.actions++;
         bar_rgt_conform(s, sc);   /* 2.2d E viii (a Close Combat's retreat, a rally) */
         /* an Independent or a higher leader acts once a turn, in the first
@@ -1187,6 +1290,15 @@ static json_t *state_json(const void *st, const mk_scenario *sc)
         if (!bar_is_leader(&x->p[i])) {
             json_object_set_new(u, "sp", json_integer(p->sp));
             json_object_set_new(u, "formation", json_string(bar_formation_name(p->form)));
+            mk_hex t2 = bar_tail_hex(s, sc, i);
+            if (t2 != MK_NO_HEX) {   /* 2.1c: a two-hex Road Column's trailing hex and SPs */
+                json_object_set_new(u, "hex2", hex_json(sc, t2));
+                json_object_set_new(u, "sp_hex", json_integer(bar_sp_in(s, sc, i, p->hex)));
+                json_object_set_new(u, "sp_hex2", json_integer(bar_sp_in(s, sc, i, t2)));
+            } else if (p->tail == BAR_TAIL_OFF && p->hex != MK_NO_HEX) {
+                json_object_set_new(u, "tail_off_map", json_true());
+                json_object_set_new(u, "sp_hex", json_integer(bar_sp_in(s, sc, i, p->hex)));
+            }
             if (p->form == BAR_FM_HOOK)   /* which end is bent */
                 json_object_set_new(u, "hook", json_string(p->more2 & BM2_HOOK_LEFT ? "left" : "right"));
             json_object_set_new(u, "status",
@@ -1208,7 +1320,7 @@ static json_t *state_json(const void *st, const mk_scenario *sc)
             json_object_set_new(u, "off_map_until", json_integer(p->back - x->first_turn + 1));
         if (p->more & BM_GUARD)
             json_object_set_new(u, "baggage_guard", json_true());
-        if (p->ctr)
+        if (bar_is_leader(&x->p[i]) && p->ctr)
             json_object_set_new(u, "replacement", json_string(x->lc.set[x->p[i].loss_set == 'B'][p->ctr - 1].id));
         if (x->p[i].arrive >= 0 && !(p->flags & BF_ON)) {
             bar_turn_format(x->p[i].arrive, t, sizeof t);
@@ -1349,8 +1461,15 @@ static json_t *action_json(const void *st, const mk_scenario *sc, const mk_actio
     case BA_FACE:
         json_object_set_new(o, "unit", json_string(bar_pid(sc, a->unit)));
         json_object_set_new(o, "facing", json_integer(a->target * 30));
-        snprintf(text, sizeof text, "Face %s to %d degrees (%g MP)", bar_pid(sc, a->unit), a->target * 30,
-                 a->cost / 2.0);
+        if (a->flags & (BAF_PIVOT_FIRST | BAF_PIVOT_SECOND)) {   /* 2.1a: a two-hex Line's wheel */
+            const char *pv = a->flags & BAF_PIVOT_SECOND ? "second" : "first";
+            json_object_set_new(o, "pivot", json_string(pv));
+            snprintf(text, sizeof text, "%s wheels about its %s hex to %d degrees (%g MP)", bar_pid(sc, a->unit), pv,
+                     a->target * 30, a->cost / 2.0);
+        } else {
+            snprintf(text, sizeof text, "Face %s to %d degrees (%g MP)", bar_pid(sc, a->unit), a->target * 30,
+                     a->cost / 2.0);
+        }
         break;
     case BA_FORM:
         json_object_set_new(o, "unit", json_string(bar_pid(sc, a->unit)));
@@ -1360,6 +1479,10 @@ static json_t *action_json(const void *st, const mk_scenario *sc, const mk_actio
             json_object_set_new(o, "hook", json_string(end));
             snprintf(text, sizeof text, "%s forms hook, the %s end bent back (%g MP)", bar_pid(sc, a->unit), end,
                      a->cost / 2.0);
+        } else if (a->npath) {   /* 2.1c: a two-hex Road Column's trailing hex */
+            json_object_set_new(o, "tail", hex_json(sc, a->path[0]));
+            snprintf(text, sizeof text, "%s forms %s, trailing into %s (%g MP)", bar_pid(sc, a->unit),
+                     bar_formation_name(a->target), mk_hex_label(g, a->path[0], lb), a->cost / 2.0);
         } else {
             snprintf(text, sizeof text, "%s forms %s (%g MP)", bar_pid(sc, a->unit), bar_formation_name(a->target),
                      a->cost / 2.0);
@@ -1525,7 +1648,7 @@ static int action_parse(const void *st, const mk_scenario *sc, json_t *obj, mk_a
     json_t *v;
     json_object_foreach(obj, key, v) {
         static const char *const ok[] = {"type", "text", "cost", "unit", "path", "target", "facing",
-                                         "formation", "command", "wing", "leader", "charge", "retreat",
+                                         "formation", "command", "wing", "leader", "charge", "retreat", "tail", "pivot",
                                          "off_map", "hook", "mounted", "with_guns", "close", "tempo",
                                          "advanced_corps", NULL};
         bool known = false;
@@ -1635,6 +1758,10 @@ static int action_parse(const void *st, const mk_scenario *sc, json_t *obj, mk_a
         if (d < 0 || d >= 360 || d % 30)
             return mk_error_set(err, "bad_arg", "action.facing: degrees 0-330 in steps of 30");
         out->target = (int16_t)(d / 30);
+        const char *pv = json_string_value(json_object_get(obj, "pivot"));   /* 2.1a: a wheel */
+        if (json_object_get(obj, "pivot") && (!pv || (strcmp(pv, "first") && strcmp(pv, "second"))))
+            return mk_error_set(err, "bad_arg", "action.pivot: \"first\" or \"second\" (a two-hex Line's wheel)");
+        out->flags = !pv ? 0 : !strcmp(pv, "first") ? BAF_PIVOT_FIRST : BAF_PIVOT_SECOND;
     } else if (t == BA_FORM || t == BA_MOUNT) {
         int f = form_of(json_string_value(json_object_get(obj, "formation")));
         if (f < 0)
@@ -1647,6 +1774,14 @@ static int action_parse(const void *st, const mk_scenario *sc, json_t *obj, mk_a
         if (f == BAR_FM_HOOK && !hk)
             return mk_error_set(err, "bad_arg", "action.hook: which end the Hook bends, \"left\" or \"right\"");
         out->flags = end && !strcmp(end, "left") ? BAF_HOOK_LEFT : 0;
+        json_t *tl = json_object_get(obj, "tail");   /* 2.1c: the trailing hex */
+        if (tl) {
+            mk_hex h;
+            if (!json_is_string(tl) || mk_hex_parse(&sc->map.grid, json_string_value(tl), &h, e2, sizeof e2) < 0)
+                return mk_error_set(err, "bad_arg", "action.tail: a hex label (a Road Column's trailing hex)");
+            out->path[0] = h;
+            out->npath = 1;
+        }
         if (t == BA_MOUNT) {
             json_t *m = json_object_get(obj, "mounted"), *fc = json_object_get(obj, "facing");
             int d = json_is_integer(fc) ? (int)json_integer_value(fc) : -1;

@@ -23,6 +23,18 @@ static void finish_charge(bar_state *s, const mk_scenario *sc, int i, mk_hex to,
 static bool may_retreat_before(const bar_state *s, const mk_scenario *sc, int i, mk_hex to);
 static bool countercharge_offered(bar_state *s, const mk_scenario *sc, int i, mk_hex to);
 
+/* The hex unit i attacks hex h from: its own, or for a two-hex Line
+ * (2.1a, ours) its first hex if h is next to it and in its front, else
+ * its second hex. */
+static mk_hex attack_from(const bar_state *s, const mk_scenario *sc, int i, mk_hex h)
+{
+    const bar_pc *p = &s->pc[i];
+    mk_hex i2 = p->form == BAR_FM_LINE ? bar_tail_hex(s, sc, i) : MK_NO_HEX;
+    if (i2 == MK_NO_HEX || (mk_hex_adjacent(&sc->map.grid, p->hex, h) && bar_is_front(s, sc, i, h)))
+        return p->hex;
+    return i2;
+}
+
 static bool can_attack(const bar_state *s, const mk_scenario *sc, int i)
 {
     const bar_ext *x = bar_x(sc);
@@ -39,7 +51,7 @@ static bool can_attack(const bar_state *s, const mk_scenario *sc, int i)
 /* A combat unit of side in hex h (bar_unit_at, formed_only false). */
 static bool unit_in(const bar_occ *o, const bar_ext *x, mk_hex h, int side)
 {
-    for (int j = bar_occ_first(o, h); j >= 0; j = o->next[j])
+    BAR_OCC_EACH(o, h, j)
         if (!bar_is_leader(&x->p[j]) && x->p[j].side == side)
             return true;
     return false;
@@ -50,7 +62,7 @@ int bar_legal_cc(const bar_state *s, const mk_scenario *sc, const mk_action *wan
 {
     const bar_ext *x = bar_x(sc);
     bar_occ occ;
-    bar_occ_build(&occ, s);
+    bar_occ_build(&occ, s, sc);
     int lo, hi;
     bar_want_range(s, want, &lo, &hi);
     if (n < cap)
@@ -58,12 +70,19 @@ int bar_legal_cc(const bar_state *s, const mk_scenario *sc, const mk_action *wan
     for (int i = lo; i < hi && n < cap; i++) {
         if (!can_attack(s, sc, i))
             continue;
-        for (int d = 0; d < 6 && n < cap; d++) {
-            mk_hex h = x->nb[s->pc[i].hex][d];
-            if (h == MK_NO_HEX || !unit_in(&occ, x, h, bar_other(x->p[i].side)) ||
+        /* 2.1a (ours): a two-hex Line attacks from either hex (from
+         * its first hex where both reach the same enemy hex) */
+        mk_hex i2 = s->pc[i].form == BAR_FM_LINE ? bar_tail_hex(s, sc, i) : MK_NO_HEX;
+        for (int dd = 0; dd < (i2 != MK_NO_HEX ? 12 : 6) && n < cap; dd++) {
+            int d = dd % 6;
+            mk_hex at = dd < 6 ? s->pc[i].hex : i2;
+            mk_hex h = x->nb[at][d];
+            if (h == MK_NO_HEX || h == s->pc[i].hex || h == i2 || !unit_in(&occ, x, h, bar_other(x->p[i].side)) ||
                 !bar_faces(s, i, bar_dir_step(d)))
                 continue;
-            unsigned side = bar_hexside(&x->map, s->pc[i].hex, h);
+            if (dd >= 6 && attack_from(s, sc, i, h) != i2)
+                continue;   /* listed from the first hex already */
+            unsigned side = bar_hexside(&x->map, at, h);
             if (side & BAR_HS_LAKE)
                 continue;
             if (bar_charges(s, sc, i))
@@ -73,14 +92,15 @@ int bar_legal_cc(const bar_state *s, const mk_scenario *sc, const mk_action *wan
         /* 2.3d: mounted cavalry charges an enemy within its Charge Range + 1 */
         if (!bar_charges(s, sc, i) || (s->pc[i].status & BS_DISORDERED))
             continue;   /* 4.1b E, 7.4a C: not the Mounted Jaegers, nor dismounted cavalry */
-        for (int j = 0; j < s->npieces && n < cap; j++) {
-            mk_hex h = s->pc[j].hex;
+        for (int jj = 0; jj < 2 * s->npieces && n < cap; jj++) {
+            int j = jj >> 1;   /* each piece's hex, then its trailing hex (2.1c) */
+            mk_hex h = jj & 1 ? bar_tail_hex(s, sc, j) : s->pc[j].hex;
             if (h == MK_NO_HEX || x->p[j].side == x->p[i].side || bar_is_leader(&x->p[j]) ||
                 mk_hex_distance(&sc->map.grid, s->pc[i].hex, h) > 3)
                 continue;
-            bool dup = false;
+            bool dup = (jj & 1) == 0 && bar_tail_hex(s, sc, j) == h;
             for (int k = 0; k < j; k++)
-                dup |= s->pc[k].hex == h && x->p[k].side == x->p[j].side && !bar_is_leader(&x->p[k]);
+                dup |= bar_in_hex(s, sc, k, h) && x->p[k].side == x->p[j].side && !bar_is_leader(&x->p[k]);
             mk_hex end = dup ? MK_NO_HEX : charge_end(s, sc, i, h);
             if (end == MK_NO_HEX)
                 continue;
@@ -115,7 +135,14 @@ static int status_mod(const bar_series *se, const bar_pc *p)
  * and check morale; units that cannot retreat lose an SP. */
 /* The hex side's units in h fall back to: toward their rally hex, away
  * from enemy fronts; MK_NO_HEX if none. */
+static mk_hex retreat_to_but(const bar_state *s, const mk_scenario *sc, mk_hex h, int side, mk_hex but);
 static mk_hex retreat_to(const bar_state *s, const mk_scenario *sc, mk_hex h, int side)
+{
+    return retreat_to_but(s, sc, h, side, MK_NO_HEX);
+}
+
+/* retreat_to, never into hex `but` (a two-hex column's own tail, 2.1c) */
+static mk_hex retreat_to_but(const bar_state *s, const mk_scenario *sc, mk_hex h, int side, mk_hex but)
 {
     const bar_ext *x = bar_x(sc);
     const mk_grid *g = &sc->map.grid;
@@ -123,7 +150,8 @@ static mk_hex retreat_to(const bar_state *s, const mk_scenario *sc, mk_hex h, in
     int bestv = 1 << 30;
     for (int d = 0; d < 6; d++) {
         mk_hex nb = mk_hex_neighbor(g, h, d);
-        if (nb == MK_NO_HEX || x->map.terrain[nb] == BAR_T_LAKE || bar_unit_at(s, sc, nb, bar_other(side), false))
+        if (nb == MK_NO_HEX || nb == but || x->map.terrain[nb] == BAR_T_LAKE ||
+            bar_unit_at(s, sc, nb, bar_other(side), false))
             continue;
         int v = mk_hex_distance(g, nb, x->home[side]) * 4 + (bar_in_ezoc(s, sc, side, nb) ? 20 : 0);
         if (v < bestv)
@@ -137,21 +165,27 @@ static void retreat_hex(bar_state *s, const mk_scenario *sc, mk_hex h, int side,
     const bar_ext *x = bar_x(sc);
     mk_hex best = retreat_to(s, sc, h, side);
     for (int j = 0; j < s->npieces; j++) {
-        if (s->pc[j].hex != h || x->p[j].side != side)
+        if (!bar_in_hex(s, sc, j, h) || x->p[j].side != side)
             continue;
         if (bar_is_leader(&x->p[j])) {
             s->pc[j].hex = best != MK_NO_HEX ? best : s->pc[j].hex;
             continue;
         }
-        if (best == MK_NO_HEX) {
+        /* 2.1c (ours): a two-hex Road Column beaten in either hex retreats
+         * head first, from its head's hex but not into its own tail; the
+         * tail follows into the head's hex */
+        mk_hex tail = bar_tail_hex(s, sc, j), to = best;
+        if (tail != MK_NO_HEX)
+            to = retreat_to_but(s, sc, s->pc[j].hex, side, tail);
+        if (to == MK_NO_HEX) {
             bar_lose_sp(s, sc, j, 1, ev);
             continue;
         }
         mk_event *e = bar_ev(ev, "retreat", "Series 14 (Close Combat retreat)");
         e->unit = (int16_t)j;
-        e->from = h;
-        e->to = best;
-        s->pc[j].hex = best;
+        e->from = s->pc[j].hex;
+        e->to = to;
+        bar_put(s, sc, j, to);
         s->pc[j].status |= BS_DISORDERED;
         if (!(s->pc[j].status & BS_ROUTED))
             bar_do_check(s, sc, j, 'M', x->se.cc_letter, 0, "Monmouth 6.9 (Morale Check after Close Combat)", ev);
@@ -171,8 +205,8 @@ int bar_line_cv(const bar_state *s, const mk_scenario *sc, mk_hex h, int side)
     const bar_ext *x = bar_x(sc);
     int cand[32], val[32], nc = 0;
     for (int j = 0; j < s->npieces && nc < 32; j++)
-        if (s->pc[j].hex == h && !bar_is_leader(&x->p[j]) && x->p[j].side == side &&
-            (s->pc[j].form == BAR_FM_LINE || s->pc[j].form == BAR_FM_HOOK))
+        if (bar_in_hex(s, sc, j, h) && !bar_is_leader(&x->p[j]) && x->p[j].side == side &&
+            (s->pc[j].form == BAR_FM_LINE || s->pc[j].form == BAR_FM_HOOK))   /* a two-hex Line: its SPs here */
             cand[nc] = j, val[nc++] = x->p[j].cv + status_mod(&x->se, &s->pc[j]);
     if (!nc)
         return -99;
@@ -185,7 +219,7 @@ int bar_line_cv(const bar_state *s, const mk_scenario *sc, mk_hex h, int side)
                 b = k;
         used[b] = true;
         sum += val[b];
-        sps += s->pc[cand[b]].sp;
+        sps += bar_sp_in(s, sc, cand[b], h);   /* 2.1a: "the top 6 SPs for each hex" */
         n++;
     }
     /* round(sum / n), .5 up, for negative sums too */
@@ -199,7 +233,7 @@ static int defender_of(const bar_state *s, const mk_scenario *sc, mk_hex h, bool
     int best = -1;
     *all_routed = true;
     for (int j = 0; j < s->npieces; j++) {
-        if (s->pc[j].hex != h || bar_is_leader(&x->p[j]))
+        if (!bar_in_hex(s, sc, j, h) || bar_is_leader(&x->p[j]))
             continue;
         if (!(s->pc[j].status & BS_ROUTED))
             *all_routed = false;
@@ -217,7 +251,7 @@ static int resolve(bar_state *s, const mk_scenario *sc, int i, mk_hex to, int bo
     const bar_ext *x = bar_x(sc);
     int side = x->p[i].side;
     bar_pc *p = &s->pc[i];
-    mk_hex from = p->hex;
+    mk_hex from = attack_from(s, sc, i, to);
     bool routed;
     int d = defender_of(s, sc, to, &routed);
     mk_event *e = bar_ev(ev, "close_combat", "Series 14, Monmouth 5.2-5.3");
@@ -227,10 +261,10 @@ static int resolve(bar_state *s, const mk_scenario *sc, int i, mk_hex to, int bo
     if (routed) {   /* ours: routed units alone are overrun */
         e->text = "overrun";
         for (int j = 0; j < s->npieces; j++)
-            if (s->pc[j].hex == to && !bar_is_leader(&x->p[j]))
+            if (bar_in_hex(s, sc, j, to) && !bar_is_leader(&x->p[j]))
                 bar_lose_sp(s, sc, j, s->pc[j].sp, ev);
         retreat_hex(s, sc, to, bar_other(side), ev);   /* leaders left there */
-        p->hex = to;
+        bar_put(s, sc, i, to);   /* (a two-hex Line advances into one hex: 2.1a, ours) */
         return 2;
     }
     /* Defensive Fire (series; ours: the defending hex's strongest fire that
@@ -239,7 +273,7 @@ static int resolve(bar_state *s, const mk_scenario *sc, int i, mk_hex to, int bo
     int best = -1, bstr = -1;
     for (int j = 0; j < s->npieces; j++) {
         int col;
-        if (s->pc[j].hex != to || bar_is_leader(&x->p[j]) || bar_fire_row_now(s, sc, j) < 0 || (s->pc[j].status & BS_ROUTED) ||
+        if (!bar_in_hex(s, sc, j, to) || bar_is_leader(&x->p[j]) || bar_fire_row_now(s, sc, j) < 0 || (s->pc[j].status & BS_ROUTED) ||
             bar_max_sps_firing(&x->ch, s->pc[j].form) <= 0)
             continue;
         int str = bar_fire_strength_of(s, sc, j, from, &col);
@@ -249,7 +283,7 @@ static int resolve(bar_state *s, const mk_scenario *sc, int i, mk_hex to, int bo
     if (best >= 0) {
         uint8_t before = p->status;
         bar_resolve_fire(s, sc, best, from, true, ev);
-        if (!bar_alive(s, i) || p->hex != from || (p->status & BS_ROUTED) ||
+        if (!bar_alive(s, i) || !bar_in_hex(s, sc, i, from) || (p->status & BS_ROUTED) ||
             ((p->status & BS_SHAKEN) && !(before & BS_SHAKEN))) {
             mk_event *st = bar_ev(ev, "attack_stopped", "Series (Defensive Fire)");
             st->unit = (int16_t)i;
@@ -312,12 +346,12 @@ static int resolve(bar_state *s, const mk_scenario *sc, int i, mk_hex to, int bo
     /* the winner advances into an emptied hex */
     if (loser == -2)
         loser = 2;
-    if ((loser == 1 || loser == 2) && bar_alive(s, i) && s->pc[i].hex == from &&
+    if ((loser == 1 || loser == 2) && bar_alive(s, i) && bar_in_hex(s, sc, i, from) &&
         !bar_unit_at(s, sc, to, bar_other(side), false)) {
         for (int j = 0; j < s->npieces; j++)   /* enemy leaders left alone go too */
             if (s->pc[j].hex == to && x->p[j].side != side)
                 s->pc[j].hex = MK_NO_HEX, s->pc[j].flags |= BF_ELIM;
-        s->pc[i].hex = to;
+        bar_put(s, sc, i, to);   /* (a two-hex Line advances into one hex: 2.1a, ours) */
         mk_event *adv = bar_ev(ev, "advance", "Series 14 (advance after Close Combat)");
         adv->unit = (int16_t)i;
         adv->to = to;
@@ -499,7 +533,7 @@ static bool may_retreat_before(const bar_state *s, const mk_scenario *sc, int i,
     const bar_ext *x = bar_x(sc);
     int n = 0;
     for (int j = 0; j < s->npieces; j++) {
-        if (s->pc[j].hex != to || bar_is_leader(&x->p[j]))
+        if (!bar_in_hex(s, sc, j, to) || bar_is_leader(&x->p[j]))
             continue;
         /* (mounted cavalry; the attacker infantry, the Mounted Jaegers and
          * dismounted cavalry included: 4.1b E, 7.4a C) */
@@ -539,12 +573,12 @@ int bar_apply_rbcc(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_e
     int side = bar_other(x->p[i].side);
     mk_hex back = retreat_to(s, sc, to, side);
     for (int j = 0; j < s->npieces; j++)
-        if (s->pc[j].hex == to && x->p[j].side == side) {
+        if (bar_in_hex(s, sc, j, to) && x->p[j].side == side) {
             mk_event *e = bar_ev(ev, "retreat_before_close_combat", "Monmouth 2.3f, Series");
             e->unit = (int16_t)j;
             e->from = to;
             e->to = back;
-            s->pc[j].hex = back;
+            bar_put(s, sc, j, back);
         }
     mk_event *adv = bar_ev(ev, "advance", "Series 14 (advance after Close Combat)");
     adv->unit = (int16_t)i;

@@ -22,7 +22,7 @@
 static bool enemy_in(const bar_occ *o, const mk_scenario *sc, mk_hex h, int side)
 {
     const bar_ext *x = bar_x(sc);
-    for (int i = bar_occ_first(o, h); i >= 0; i = o->next[i])
+    BAR_OCC_EACH(o, h, i)
         if (x->p[i].side != side)
             return true;
     return false;
@@ -35,9 +35,9 @@ int bar_stack_limit(const bar_state *s, const mk_scenario *sc, mk_hex h, int ext
     const bar_ext *x = bar_x(sc);
     int total = extra, limit = extra_form >= 0 ? x->ch.stacking[extra_form] : 99;
     for (int i = 0; i < s->npieces; i++) {
-        if (s->pc[i].hex != h || bar_is_leader(&x->p[i]))
+        if (!bar_in_hex(s, sc, i, h) || bar_is_leader(&x->p[i]))
             continue;
-        total += s->pc[i].sp;
+        total += bar_sp_in(s, sc, i, h);
         if (x->ch.stacking[s->pc[i].form] < limit)
             limit = x->ch.stacking[s->pc[i].form];
     }
@@ -76,22 +76,27 @@ static int stack_over(const bar_state *s, const bar_occ *o, const mk_scenario *s
     const bar_ext *x = bar_x(sc);
     int total = extra, limit = extra_form >= 0 ? x->ch.stacking[extra_form] : 99;
     *sp = 0;
-    for (int i = bar_occ_first(o, h); i >= 0; i = o->next[i]) {
+    BAR_OCC_EACH(o, h, i) {
         if (i == except || bar_is_leader(&x->p[i]))
             continue;
-        *sp += s->pc[i].sp;
+        int n = bar_sp_in(s, sc, i, h);
+        *sp += n;
         if (rgt_zero(s, sc, i, h, s->pc[i].form))
             continue;
-        total += s->pc[i].sp;
+        total += n;
         if (x->ch.stacking[s->pc[i].form] < limit)
             limit = x->ch.stacking[s->pc[i].form];
     }
     return total - limit;
 }
 
-/* Does piece i fit in hex h in formation form? (Its own present formation
- * sets no limit: a unit changing formation is counted in the new one.) */
-static bool fits(const bar_state *s, const bar_occ *o, const mk_scenario *sc, int i, mk_hex h, int form)
+/* Does piece i fit in hex h with `want` of its SPs there in formation
+ * form? (Its own present formation sets no limit: a unit changing
+ * formation is counted in the new one. A unit alone in its hex always
+ * fits: 2.1d's Skirmish of more than 6 SPs, and any single unit bigger
+ * than the chart's stack.) */
+static bool fits_sp(const bar_state *s, const bar_occ *o, const mk_scenario *sc, int i, mk_hex h, int form,
+                    int want)
 {
     const bar_ext *x = bar_x(sc);
     if (bar_is_leader(&x->p[i]))
@@ -100,7 +105,49 @@ static bool fits(const bar_state *s, const bar_occ *o, const mk_scenario *sc, in
         return false;   /* Monmouth 2.3: one cavalry unit a hex */
     int others;
     bool zero = rgt_zero(s, sc, i, h, form);
-    return stack_over(s, o, sc, h, zero ? 0 : s->pc[i].sp, zero ? -1 : form, i, &others) <= 0 || others == 0;
+    return stack_over(s, o, sc, h, zero ? 0 : want, zero ? -1 : form, i, &others) <= 0 || others == 0;
+}
+
+/* fits_sp with the SPs the unit's head would have in h (2.1c: a Road
+ * Column's head holds at most a hex's 8, the rest trail behind). */
+static bool fits(const bar_state *s, const bar_occ *o, const mk_scenario *sc, int i, mk_hex h, int form)
+{
+    const bar_ext *x = bar_x(sc);
+    int sp = s->pc[i].sp;
+    if (bar_wants_tail(x, i, form, sp))
+        sp = x->ch.stacking[form];
+    return fits_sp(s, o, sc, i, h, form, sp);
+}
+
+/* 2.1c (ours, docs/bar.md "Two-hex Road Column"): the hexes a unit of
+ * more than 8 SPs forming Road Column may put its trailing hex in: behind
+ * it (the neighbour opposite its facing; facing a hexpoint, either of the
+ * two behind it), on the map, not lake, not prohibited to a column, not
+ * past 7.1a A's limit, without enemy units, room for the rest of its SPs.
+ * Fills out (up to 2), returns how many. */
+static bool west_limit(const bar_ext *x, const mk_grid *g, mk_hex to);
+static int cost_across(const bar_state *s, const mk_scenario *sc, int i, mk_hex to, unsigned side,
+                       int *road_left);
+static unsigned side_toward(const bar_map *m, mk_hex a, mk_hex b, int d);
+static int tail_hexes(const bar_state *s, const bar_occ *o, const mk_scenario *sc, int i, int form, mk_hex out[2])
+{
+    const bar_ext *x = bar_x(sc);
+    const bar_pc *p = &s->pc[i];
+    int n = 0, most = x->ch.stacking[form];
+    for (int d = 0; d < 6 && n < 2; d++) {
+        int b = bar_dir_step(d), back = (p->facing + 6) % 12;
+        int off = abs(b - back) % 12;
+        if ((off > 6 ? 12 - off : off) > 1)
+            continue;
+        mk_hex h = x->nb[p->hex][d];
+        int road;
+        if (h == MK_NO_HEX || enemy_in(o, sc, h, x->p[i].side) || west_limit(x, &sc->map.grid, h) ||
+            cost_across(s, sc, i, h, side_toward(&x->map, p->hex, h, d), &road) == BAR_COST_PROHIBITED ||
+            !fits_sp(s, o, sc, i, h, form, p->sp - most))
+            continue;
+        out[n++] = h;
+    }
+    return n;
 }
 
 /* The hexside between a and its neighbour b in direction d (bar_hexside
@@ -110,13 +157,13 @@ static unsigned side_toward(const bar_map *m, mk_hex a, mk_hex b, int d)
     return d < 3 ? m->side[a][d] : m->side[b][d - 3];
 }
 
-/* bar_move_cost, given the hexside crossed (side: bar_hexside's bits). */
-static int cost_across(const bar_state *s, const mk_scenario *sc, int i, mk_hex to, unsigned side,
-                       int *road_left)
+/* bar_move_cost, given the hexside crossed (side: bar_hexside's bits),
+ * from hex `from` (the piece's, or a two-hex Line's second hex). */
+static int cost_from(const bar_state *s, const mk_scenario *sc, int i, mk_hex from, mk_hex to, unsigned side,
+                     int *road_left)
 {
     const bar_ext *x = bar_x(sc);
     const bar_pc *p = &s->pc[i];
-    mk_hex from = p->hex;
     *road_left = 0;
     if (x->map.terrain[to] == BAR_T_LAKE)
         return BAR_COST_PROHIBITED;   /* 5.2i */
@@ -156,6 +203,87 @@ static int cost_across(const bar_state *s, const mk_scenario *sc, int i, mk_hex 
             cost += c;
     }
     return cost;
+}
+
+static int cost_across(const bar_state *s, const mk_scenario *sc, int i, mk_hex to, unsigned side,
+                       int *road_left)
+{
+    return cost_from(s, sc, i, s->pc[i].hex, to, side, road_left);
+}
+
+/* Monmouth 2.1a (ours, docs/bar.md "Two-hex Line"): a two-hex Line
+ * moves both hexes a hex in the same direction d (through its front),
+ * paying the dearer (BAR_COST_ALL over any number, BAR_COST_PROHIBITED
+ * over all); *to2: where its second hex goes. */
+static int line2_cost(const bar_state *s, const mk_scenario *sc, int i, int d, mk_hex *to2)
+{
+    const bar_ext *x = bar_x(sc);
+    mk_hex h1 = s->pc[i].hex, h2 = bar_tail_hex(s, sc, i), t1 = x->nb[h1][d], t2 = x->nb[h2][d];
+    *to2 = t2;
+    if (t1 == MK_NO_HEX || t2 == MK_NO_HEX)
+        return BAR_COST_PROHIBITED;
+    int road;
+    int c1 = cost_from(s, sc, i, h1, t1, side_toward(&x->map, h1, t1, d), &road);
+    int c2 = cost_from(s, sc, i, h2, t2, side_toward(&x->map, h2, t2, d), &road);
+    if (c1 == BAR_COST_PROHIBITED || c2 == BAR_COST_PROHIBITED)
+        return BAR_COST_PROHIBITED;
+    if (c1 == BAR_COST_ALL || c2 == BAR_COST_ALL)
+        return BAR_COST_ALL;
+    return c1 > c2 ? c1 : c2;
+}
+
+/* 2.1a (ours): the hexes a one-hex Line of 7 or more SPs may extend into:
+ * beside it along the Line, perpendicular to its facing (so it faces a
+ * hexpoint: a flat-topped hex has neighbours 90 degrees off its facing
+ * only then), on the map, not lake nor prohibited, not past 7.1a A's
+ * limit, no enemy, room for half its SPs. Fills out (up to 2). */
+static int side_hexes(const bar_state *s, const bar_occ *o, const mk_scenario *sc, int i, mk_hex out[2])
+{
+    const bar_ext *x = bar_x(sc);
+    const bar_pc *p = &s->pc[i];
+    int n = 0;
+    if (!(p->facing & 1))
+        return 0;
+    for (int d = 0; d < 6 && n < 2; d++) {
+        int b = bar_dir_step(d);
+        if (b != (p->facing + 3) % 12 && b != (p->facing + 9) % 12)
+            continue;
+        mk_hex h = x->nb[p->hex][d];
+        int road;
+        if (h == MK_NO_HEX || enemy_in(o, sc, h, x->p[i].side) || west_limit(x, &sc->map.grid, h) ||
+            cost_across(s, sc, i, h, side_toward(&x->map, p->hex, h, d), &road) == BAR_COST_PROHIBITED ||
+            !fits_sp(s, o, sc, i, h, BAR_FM_LINE, p->sp / 2) ||
+            !fits_sp(s, o, sc, i, p->hex, BAR_FM_LINE, (p->sp + 1) / 2))
+            continue;
+        out[n++] = h;
+    }
+    return n;
+}
+
+static mk_hex nb_bearing(const bar_ext *x, mk_hex h, int b)
+{
+    for (int d = 0; d < 6; d++)
+        if (bar_dir_step(d) == b)
+            return x->nb[h][d];
+    return MK_NO_HEX;
+}
+
+mk_hex bar_wheel_hex(const bar_state *s, const mk_scenario *sc, int i, int pivot, int f, mk_hex *from)
+{
+    const bar_ext *x = bar_x(sc);
+    const bar_pc *p = &s->pc[i];
+    mk_hex t2 = bar_tail_hex(s, sc, i);
+    *from = MK_NO_HEX;
+    int r = (f - p->facing + 12) % 12;
+    if (p->form != BAR_FM_LINE || t2 == MK_NO_HEX || (r != 2 && r != 10))
+        return MK_NO_HEX;
+    int b2 = bar_bearing12(&sc->map.grid, p->hex, t2);
+    if (pivot == 0) {   /* the second hex swings round the first */
+        *from = t2;
+        return nb_bearing(x, p->hex, (b2 + r) % 12);
+    }
+    *from = p->hex;   /* the first hex swings round the second */
+    return nb_bearing(x, t2, (b2 + 6 + r) % 12);
 }
 
 /* Half MPs to enter `to` from the piece's hex, BAR_COST_ALL or
@@ -343,7 +471,7 @@ int bar_legal_move(const bar_state *s, const mk_scenario *sc, const mk_action *w
     const bar_ext *x = bar_x(sc);
     const mk_grid *g = &sc->map.grid;
     bar_occ occ, *o = &occ;
-    bar_occ_build(o, s);
+    bar_occ_build(o, s, sc);
     int lo, hi;
     bar_want_range(s, want, &lo, &hi);
     n = add(out, n, cap, (mk_action){.type = BA_NEXT, .unit = -1, .other = -1, .target = -1});
@@ -393,9 +521,28 @@ int bar_legal_move(const bar_state *s, const mk_scenario *sc, const mk_action *w
         if (!can_move(s, sc, i))
             continue;
         bool line = !bar_is_leader(pi) && (p->form == BAR_FM_LINE || p->form == BAR_FM_GENERAL_ORDER);
-        for (int d = 0; d < 6 && can_step(s, i); d++) {
+        bool line2 = p->form == BAR_FM_LINE && bar_tail_hex(s, sc, i) != MK_NO_HEX;
+        for (int d = 0; d < 6 && line2; d++) {
+            /* 2.1a (ours): a two-hex Line steps both hexes ahead */
+            mk_hex to = x->nb[p->hex][d], to2;
+            if (to == MK_NO_HEX || !bar_faces(s, i, bar_dir_step(d)))
+                continue;
+            int c = line2_cost(s, sc, i, d, &to2);
+            if (c == BAR_COST_PROHIBITED || (c == BAR_COST_ALL && !(p->flags & BF_FULL)) || (c >= 0 && c > p->mp))
+                continue;
+            if (hessian_gren(pi) && (p->status & BS_DISORDERED) && p->spent + (c < 0 ? p->mp : c) > 6)
+                continue;   /* 4.1a B */
+            if (enemy_in(o, sc, to, pi->side) || enemy_in(o, sc, to2, pi->side) || west_limit(x, g, to) ||
+                west_limit(x, g, to2) || !fits_sp(s, o, sc, i, to, p->form, bar_sp_in(s, sc, i, p->hex)) ||
+                !fits_sp(s, o, sc, i, to2, p->form, bar_sp_in(s, sc, i, bar_tail_hex(s, sc, i))))
+                continue;
+            n = add(out, n, cap, (mk_action){.type = BA_MOVE, .cost = (uint8_t)(c < 0 ? p->mp : c), .npath = 1,
+                                             .unit = (int16_t)i, .other = -1, .target = -1, .path = {to}});
+        }
+        for (int d = 0; d < 6 && can_step(s, i) && !line2; d++) {
             mk_hex to = x->nb[p->hex][d];
-            if (to == MK_NO_HEX || enemy_in(o, sc, to, pi->side) || west_limit(x, g, to))
+            if (to == MK_NO_HEX || enemy_in(o, sc, to, pi->side) || west_limit(x, g, to) ||
+                to == bar_tail_hex(s, sc, i))   /* 2.1c: a column does not march back into its tail */
                 continue;
             if (line && !bar_faces(s, i, bar_dir_step(d)))
                 continue;
@@ -418,7 +565,28 @@ int bar_legal_move(const bar_state *s, const mk_scenario *sc, const mk_action *w
             continue;
         /* facing: 30 and 60 degrees either way, or about face */
         static const int turns[] = {1, 2, 10, 11, 6};
+        /* 2.1a (ours): a two-hex Line wheels 60 degrees about either end:
+         * the face cost and the moving end's cost into its new hex */
+        for (int k = 0; line2 && k < 4; k++) {
+            int f = (p->facing + (k & 1 ? 10 : 2)) % 12, pivot = k >> 1;
+            mk_hex from, to = bar_wheel_hex(s, sc, i, pivot, f, &from);
+            if (to == MK_NO_HEX || enemy_in(o, sc, to, pi->side) || west_limit(x, g, to) ||
+                !fits_sp(s, o, sc, i, to, BAR_FM_LINE, bar_sp_in(s, sc, i, from)))
+                continue;
+            int road, mc = cost_from(s, sc, i, from, to, bar_hexside(&x->map, from, to), &road);
+            int c = x->se.face_half < 1 ? 1 : x->se.face_half;
+            if (mc == BAR_COST_PROHIBITED || (mc == BAR_COST_ALL && !(p->flags & BF_FULL)))
+                continue;
+            c = mc == BAR_COST_ALL ? p->mp : c + mc;
+            if (c > p->mp || c > 255)
+                continue;
+            n = add(out, n, cap, (mk_action){.type = BA_FACE, .flags = pivot ? BAF_PIVOT_SECOND : BAF_PIVOT_FIRST,
+                                             .cost = (uint8_t)c, .unit = (int16_t)i, .other = -1,
+                                             .target = (int16_t)f});
+        }
         for (size_t k = 0; k < sizeof turns / sizeof turns[0]; k++) {
+            if (line2 && turns[k] != 6)
+                continue;   /* 2.1a (ours): a two-hex Line turns in place only about (it wheels, above) */
             int f = (p->facing + turns[k]) % 12;
             int steps = abs(turns[k] > 6 ? 12 - turns[k] : turns[k]);
             int c = x->se.face_half * ((steps + 1) / 2);
@@ -514,7 +682,25 @@ int bar_legal_move(const bar_state *s, const mk_scenario *sc, const mk_action *w
          * instead or straightens into Line, each for hook_mp (series.json);
          * a Hook changes to no other formation. Stacking as Line (2.1). */
         int hc = x->se.hook_half < 1 ? 1 : x->se.hook_half;
-        if (pi->kind == BK_INFANTRY && (p->form == BAR_FM_LINE || p->form == BAR_FM_HOOK) && hc <= p->mp) {
+        mk_hex t2 = bar_tail_hex(s, sc, i);
+        if (p->form == BAR_FM_LINE && c <= p->mp) {
+            /* 2.1a (ours): a one-hex Line of 7 SPs or more extends into a
+             * second hex beside it (path[0]); a two-hex Line contracts */
+            if (t2 != MK_NO_HEX) {
+                if (fits(s, o, sc, i, p->hex, BAR_FM_LINE))
+                    n = add(out, n, cap, (mk_action){.type = BA_FORM, .cost = (uint8_t)c, .unit = (int16_t)i,
+                                                     .other = -1, .target = BAR_FM_LINE});
+            } else if (bar_line2_ok(x, i, BAR_FM_LINE, p->sp) && !nj_holds(s, sc, i)) {   /* 3.4b: it keeps its hex */
+                mk_hex sh[2];
+                int ns = side_hexes(s, o, sc, i, sh);
+                for (int k2 = 0; k2 < ns; k2++)
+                    n = add(out, n, cap, (mk_action){.type = BA_FORM, .cost = (uint8_t)c, .npath = 1,
+                                                     .unit = (int16_t)i, .other = -1, .target = BAR_FM_LINE,
+                                                     .path = {sh[k2]}});
+            }
+        }
+        if (pi->kind == BK_INFANTRY && (p->form == BAR_FM_LINE || p->form == BAR_FM_HOOK) && hc <= p->mp &&
+            (p->form == BAR_FM_HOOK || t2 == MK_NO_HEX)) {
             for (int end = 0; end < 2; end++) {
                 uint8_t fl = end ? BAF_HOOK_LEFT : 0;
                 if (p->form == BAR_FM_HOOK && !(p->more2 & BM2_HOOK_LEFT) == !end)
@@ -534,6 +720,21 @@ int bar_legal_move(const bar_state *s, const mk_scenario *sc, const mk_action *w
                 continue;   /* 4.1b E: the Mounted Jaegers skirmish only dismounted */
             if (f == BAR_FM_ARTILLERY && !bar_rgt_may_unlimber(s, sc, i))
                 continue;   /* 2.2d E ii: only in the owning regiment's hex */
+            /* Monmouth 2.1b: at least 6 SPs in a hex for a Square (ours:
+             * this unit with its side's units already in Square there) */
+            if (f == BAR_FM_SQUARE && p->sp + bar_square_sp(s, sc, p->hex, pi->side) < BAR_SQUARE_MIN_SP)
+                continue;
+            if (bar_wants_tail(x, i, f, p->sp)) {
+                /* 2.1c: more than 8 SPs (artillery 2) in Road Column are
+                 * two hexes: one action per trailing hex (path[0]) */
+                mk_hex th[2];
+                int nt = tail_hexes(s, o, sc, i, f, th);
+                for (int k2 = 0; k2 < nt; k2++)
+                    n = add(out, n, cap, (mk_action){.type = BA_FORM, .cost = (uint8_t)c, .npath = 1,
+                                                     .unit = (int16_t)i, .other = -1, .target = (int16_t)f,
+                                                     .path = {th[k2]}});
+                continue;
+            }
             n = add(out, n, cap, (mk_action){.type = BA_FORM, .cost = (uint8_t)c, .unit = (int16_t)i,
                                              .other = -1, .target = (int16_t)f});
         }
@@ -586,7 +787,7 @@ int bar_apply_move(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_e
                                                                     : "Monmouth 7.2d B");
         e->unit = (int16_t)i;
         e->from = p->hex;
-        p->hex = MK_NO_HEX;
+        bar_put(s, sc, i, MK_NO_HEX);
         p->mp = 0;
         if (a->flags == 1) {   /* 3.4c: back after the entire next turn */
             p->more |= BM_OFFMAP;
@@ -616,7 +817,7 @@ int bar_apply_move(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_e
             if (x->p[i].org >= 0 && x->p[i].org < 64)
                 s->ac_ste |= 1ull << x->p[i].org;
         }
-        p->hex = a->path[0];
+        bar_put(s, sc, i, a->path[0]);   /* 2.1c: a long column's tail follows it on */
         p->flags |= BF_ON;
         p->more &= (uint8_t)~BM_OFFMAP;
         p->spent = (int8_t)(p->spent + a->cost);
@@ -630,6 +831,35 @@ int bar_apply_move(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_e
         return 0;
     }
     case BA_FACE:
+        if (a->flags & (BAF_PIVOT_FIRST | BAF_PIVOT_SECOND)) {   /* 2.1a (ours): a wheel */
+            mk_hex from, to = bar_wheel_hex(s, sc, i, a->flags & BAF_PIVOT_SECOND ? 1 : 0, a->target, &from);
+            mk_hex t2 = bar_tail_hex(s, sc, i);
+            if (a->flags & BAF_PIVOT_SECOND)
+                p->hex = to;
+            p->tail = (int8_t)(mk_hex_direction(g, p->hex, a->flags & BAF_PIVOT_SECOND ? t2 : to) + 1);
+            mk_event *e = bar_ev(ev, "wheel", "Monmouth 2.1a (two-hex Line: ours)");
+            e->unit = (int16_t)i;
+            e->from = from;
+            e->to = to;
+            p->facing = (uint8_t)a->target;
+            p->mp = (int8_t)(p->mp - a->cost);
+            p->spent = (int8_t)(p->spent + a->cost);
+            p->flags &= (uint8_t)~BF_FULL;
+            if (bar_in_ezoc(s, sc, x->p[i].side, to))
+                p->mp = 0;   /* an enemy's front hex: movement ends */
+            /* Series 8.7 as for a Line's move: the moving end's terrain */
+            unsigned ws = bar_hexside(&x->map, from, to);
+            bool rough = x->ch.hex[x->map.terrain[to]].disorder_check;
+            for (int b = 0; b < BAR_HS_NTERRAIN; b++)
+                if ((ws & (1u << b)) && x->ch.side[b].disorder_check)
+                    rough = true;
+            if (rough && !(p->status & BS_DISORDERED))
+                bar_do_check(s, sc, i, 'D', 'A', x->p[i].nation == BAR_NAT_AMERICAN || x->p[i].type == BAR_UT_LIGHT
+                                                      ? x->ch.er_terrain_light
+                                                      : x->ch.er_terrain_normal,
+                             "Monmouth 2.2c, 5.2-5.3 (Disorder Check A)", ev);
+            return 0;
+        }
         p->facing = (uint8_t)a->target;
         p->mp = (int8_t)(p->mp - a->cost);
         p->flags &= (uint8_t)~BF_FULL;
@@ -678,13 +908,20 @@ int bar_apply_move(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_e
     case BA_FORM: {
         p->form = (uint8_t)a->target;
         p->more2 &= (uint8_t)~BM2_HOOK_LEFT;
+        /* 2.1c: a Road Column of more than 8 SPs puts its trailing hex in
+         * path[0], 2.1a: a two-hex Line its second hex; any other
+         * formation (a Line without one) closes up into the first hex */
+        p->tail = (int8_t)(a->npath ? mk_hex_direction(g, p->hex, a->path[0]) + 1 : 0);
         if (a->target == BAR_FM_HOOK && (a->flags & BAF_HOOK_LEFT))
             p->more2 |= BM2_HOOK_LEFT;
         p->mp = (int8_t)(p->mp - a->cost);
         p->flags &= (uint8_t)~BF_FULL;
         mk_event *e = bar_ev(ev, "formation", "Monmouth 2.1");
         e->unit = (int16_t)i;
-        e->text = a->target != BAR_FM_HOOK ? bar_formation_name(p->form)
+        e->text = a->npath ? (a->target == BAR_FM_LINE          ? "line (two hexes)"
+                              : a->target == BAR_FM_ROAD_COLUMN ? "road column (two hexes)"
+                                                                : "artillery road column (two hexes)")
+                  : a->target != BAR_FM_HOOK ? bar_formation_name(p->form)
                   : a->flags & BAF_HOOK_LEFT ? "hook (left end bent)"
                                              : "hook (right end bent)";
         /* 2.5b C: "the Formation Change precipitates Opportunity Fire as
@@ -696,14 +933,25 @@ int bar_apply_move(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_e
     default:
         break;
     }
-    mk_hex from = p->hex, to = a->path[0];
+    mk_hex from = p->hex, to = a->path[0], to2 = MK_NO_HEX;
     int road;
     int c = bar_move_cost(s, sc, i, to, &road);
+    bool line2 = p->form == BAR_FM_LINE && bar_tail_hex(s, sc, i) != MK_NO_HEX;
+    unsigned side2 = 0;
+    if (line2) {   /* 2.1a (ours): both hexes a hex ahead, the dearer cost */
+        mk_hex from2 = bar_tail_hex(s, sc, i);
+        c = line2_cost(s, sc, i, mk_hex_direction(g, from, to), &to2);
+        side2 = bar_hexside(&x->map, from2, to2);
+        road = 0;
+    }
     unsigned side = bar_hexside(&x->map, from, to);
     int dir = mk_hex_direction(g, from, to);
     int paid = c < 0 ? p->mp : c;
     int spent0 = p->spent;
-    p->hex = to;
+    if (line2)
+        p->hex = to;   /* the second hex keeps its place beside it (the same direction) */
+    else
+        bar_put(s, sc, i, to);   /* 2.1c: the tail follows the head */
     p->road = (int8_t)road;
     p->mp = (int8_t)(c < 0 ? 0 : p->mp - c);
     p->spent = (int8_t)(p->spent + paid);
@@ -730,7 +978,7 @@ int bar_apply_move(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_e
                 bar_do_check(s, sc, i, 'D', 'A', 0, "Monmouth 4.1a B (Hessian Grenadiere)", ev);
     if (p->hex == MK_NO_HEX)
         return 0;
-    bool zoc = bar_in_ezoc(s, sc, x->p[i].side, to);
+    bool zoc = bar_in_ezoc(s, sc, x->p[i].side, to) || (line2 && bar_in_ezoc(s, sc, x->p[i].side, to2));
     if (zoc) {
         p->mp = 0;   /* an enemy's front hex: movement ends */
         mk_event *z = bar_ev(ev, "zoc", "Series ZOC (our reading: docs/bar.md)");
@@ -749,10 +997,11 @@ int bar_apply_move(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_e
                 s->limits_off = true;
     }
     /* Series 8.7 (5.2-5.3 "non-clear for a Disorder Check (A)") */
-    bool rough = x->ch.hex[x->map.terrain[to]].disorder_check;
+    bool rough = x->ch.hex[x->map.terrain[to]].disorder_check ||
+                 (line2 && x->ch.hex[x->map.terrain[to2]].disorder_check);
     for (int b = 0; b < BAR_HS_NTERRAIN; b++)
-        if ((side & (1u << b)) && x->ch.side[b].disorder_check)
-            rough = true;
+        if (((side | side2) & (1u << b)) && x->ch.side[b].disorder_check)
+            rough = true;   /* (a two-hex Line: either hex) */
     if (rough && (p->form == BAR_FM_LINE || p->form == BAR_FM_GENERAL_ORDER) && !(p->status & BS_DISORDERED))
         bar_do_check(s, sc, i, 'D', 'A', x->p[i].nation == BAR_NAT_AMERICAN || x->p[i].type == BAR_UT_LIGHT
                                               ? x->ch.er_terrain_light

@@ -948,15 +948,17 @@ static void note_objectives(bar_state *s, const mk_scenario *sc)
         const bar_pc *p = &s->pc[i];
         if (p->hex == MK_NO_HEX || bar_is_leader(&x->p[i]) || (p->status & BS_ROUTED))
             continue;
+        mk_hex t2 = bar_tail_hex(s, sc, i);   /* 2.1c: a column's trailing hex counts too */
         if (x->p[i].side == BAR_AMERICAN && v->threat_hex != MK_NO_HEX &&
-            mk_hex_distance(&sc->map.grid, p->hex, v->threat_hex) <= 1)
+            (mk_hex_distance(&sc->map.grid, p->hex, v->threat_hex) <= 1 ||
+             (t2 != MK_NO_HEX && mk_hex_distance(&sc->map.grid, t2, v->threat_hex) <= 1)))
             s->american_e3915 = true;   /* 7.1d E */
         for (int k = 0; k < v->norchard; k++)   /* 7.1d B: who entered last */
-            if (p->hex == v->orchard[k])
+            if (p->hex == v->orchard[k] || t2 == v->orchard[k])
                 s->orchard = (uint8_t)(x->p[i].side == BAR_BRITISH ? s->orchard | 1u << k : s->orchard & ~(1u << k));
         if (x->p[i].side == BAR_BRITISH)
             for (int k = 0; k < v->nadvance; k++)
-                if (p->hex == v->advance[k])
+                if (p->hex == v->advance[k] || t2 == v->advance[k])
                     s->advance |= (uint16_t)(1u << k);
     }
 }
