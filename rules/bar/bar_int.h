@@ -221,6 +221,7 @@ typedef struct bar_state {
     int16_t rb_unit;       /* -1: none */
     mk_hex rb_target;
     uint8_t rb_flags;
+    int8_t charge_hexes;   /* 2.8 D: hexes the charging unit entered in its charge movement */
     /* a charge the reactive side's cavalry may make mid-activation (2.3b;
      * the procedure is ours, docs/bar.md): BX_COUNTER, the charger cx_unit
      * charging hex cx_target may be Countercharged; BX_OPPORTUNITY, the
@@ -494,6 +495,10 @@ int bar_stack_limit(const bar_state *s, const mk_scenario *sc, mk_hex h, int ext
  * after (returned; MK_NO_HEX if off the map or not a wheel). */
 mk_hex bar_wheel_hex(const bar_state *s, const mk_scenario *sc, int i, int pivot, int f, mk_hex *from);
 void bar_end_movement(bar_state *s, const mk_scenario *sc, mk_events *ev);
+/* 2.8: in a Heat turn, unit i's Disorder Check (A) for Heat at +mod ER
+ * (B-D); 2.8 E: its worst result, Shaken/Disordered already, costs the
+ * next activation's MPs; it never routs. Nothing outside a Heat turn. */
+void bar_heat_check(bar_state *s, const mk_scenario *sc, int i, int mod, const char *rule, mk_events *ev);
 void bar_skirmish_start(bar_state *s, const mk_scenario *sc);   /* 2.6a, 7.4a J: at an activation's start */
 
 /* fire.c */

@@ -463,6 +463,31 @@ mk_hex bar_charge_end(const bar_state *s, const mk_scenario *sc, int i, mk_hex t
     return charge_end(s, sc, i, target);
 }
 
+/* 2.8 C-D: a Heat turn's Disorder Check (A) after an Advance After
+ * Combat or a Retreat Before Close Combat (C), or at the end of a Charge
+ * and its Pursuit (D): +1 ER per hex entered for the British, per 2 hexes
+ * (rounded) for the Americans (bar_heat_hex_modifier). Ours: our Pursuit
+ * rides down SPs without moving, so it adds no hexes; a charger that wins
+ * and advances into the defender's hex has entered one more (2.8 D's check
+ * covers that advance: one check, not two). */
+static void heat_after(bar_state *s, const mk_scenario *sc, int i, int hexes, const char *rule, mk_events *ev)
+{
+    if (hexes > 0)
+        bar_heat_check(s, sc, i, bar_heat_hex_modifier(bar_x(sc)->p[i].side, hexes), rule, ev);
+}
+
+static void heat_after_advance(bar_state *s, const mk_scenario *sc, int i, mk_hex to, mk_events *ev)
+{
+    if (bar_alive(s, i) && s->pc[i].hex == to)
+        heat_after(s, sc, i, 1, "Monmouth 2.8 C (Heat: Advance After Combat)", ev);
+}
+
+static void heat_after_charge(bar_state *s, const mk_scenario *sc, int i, mk_hex to, int hexes, mk_events *ev)
+{
+    if (bar_alive(s, i) && s->pc[i].hex != MK_NO_HEX)
+        heat_after(s, sc, i, hexes + (s->pc[i].hex == to), "Monmouth 2.8 D (Heat: Charge and Pursuit)", ev);
+}
+
 int bar_apply_cc(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_events *ev, mk_error *err)
 {
     const bar_ext *x = bar_x(sc);
@@ -478,11 +503,13 @@ int bar_apply_cc(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_eve
             return 0;
         }
         resolve(s, sc, i, to, 0, ev);
+        heat_after_advance(s, sc, i, to, ev);
         return 0;
     }
     /* 2.3: the charge movement, its Disorder Check (2.3a), the combat */
     mk_hex from = p->hex, end = a->path[0];
     bool rough = false;
+    s->charge_hexes = (int8_t)mk_hex_distance(&sc->map.grid, from, end);   /* 2.8 D */
     if (end != from) {
         mk_event *m = bar_ev(ev, "charge", "Monmouth 2.3d (Charge Range)");
         m->unit = (int16_t)i;
@@ -523,6 +550,7 @@ static void finish_charge(bar_state *s, const mk_scenario *sc, int i, mk_hex to,
     if ((loser == 1 || loser == 2) && bar_pursuit_allowed(bar_light_of(s->turn), woods) &&
         !(side & (BAR_HS_HEDGEROW | BAR_HS_CREEK)))
         pursuit(s, sc, i, to, beaten, ev);
+    heat_after_charge(s, sc, i, to, s->charge_hexes, ev);
 }
 
 /* Retreat Before Close Combat (2.3f: cavalry attacked by infantry; ours,
@@ -564,10 +592,12 @@ int bar_apply_rbcc(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_e
     uint8_t flags = s->rb_flags;
     s->rb_unit = -1;
     if (!a->flags) {   /* they stand */
-        if (flags & BAF_CHARGE)
+        if (flags & BAF_CHARGE) {
             finish_charge(s, sc, i, to, ev);
-        else
+        } else {
             resolve(s, sc, i, to, 0, ev);
+            heat_after_advance(s, sc, i, to, ev);
+        }
         return 0;
     }
     int side = bar_other(x->p[i].side);
@@ -579,11 +609,16 @@ int bar_apply_rbcc(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_e
             e->from = to;
             e->to = back;
             bar_put(s, sc, j, back);
+            heat_after(s, sc, j, 1, "Monmouth 2.8 C (Heat: Retreat Before Close Combat)", ev);
         }
     mk_event *adv = bar_ev(ev, "advance", "Series 14 (advance after Close Combat)");
     adv->unit = (int16_t)i;
     adv->to = to;
-    s->pc[i].hex = to;
+    bar_put(s, sc, i, to);   /* (a two-hex Line advances into one hex: 2.1a, ours) */
+    if (flags & BAF_CHARGE)
+        heat_after_charge(s, sc, i, to, s->charge_hexes, ev);
+    else
+        heat_after_advance(s, sc, i, to, ev);
     return 0;
 }
 
@@ -679,6 +714,7 @@ static bool react_move(bar_state *s, const mk_scenario *sc, int c, mk_hex h, con
     bar_pc *p = &s->pc[c];
     mk_hex from = p->hex, end = charge_end(s, sc, c, h);
     p->flags |= BF_CC;   /* once an activation */
+    s->charge_hexes = (int8_t)(end == MK_NO_HEX ? 0 : mk_hex_distance(&sc->map.grid, from, end));   /* 2.8 D */
     mk_event *m = bar_ev(ev, type, rule);
     m->unit = (int16_t)c;
     m->other = (int16_t)enemy;
@@ -717,16 +753,22 @@ int bar_apply_xcharge(bar_state *s, const mk_scenario *sc, const mk_action *a, m
             finish_charge(s, sc, i, target, ev);
             return 0;
         }
-        int c = a->unit;
-        if (!react_move(s, sc, c, s->pc[i].hex, "countercharge", "Monmouth 2.3b (Countercharge; ours)", i, ev))
-            return 0;   /* the charge is spent on the countercharge */
+        int c = a->unit, hexes_i = s->charge_hexes;
+        if (!react_move(s, sc, c, s->pc[i].hex, "countercharge", "Monmouth 2.3b (Countercharge; ours)", i, ev)) {
+            heat_after_charge(s, sc, i, MK_NO_HEX, hexes_i, ev);   /* the charge is spent on the countercharge */
+            heat_after_charge(s, sc, c, MK_NO_HEX, s->charge_hexes, ev);
+            return 0;
+        }
         mk_hex ch = s->pc[c].hex;
+        int hexes_c = s->charge_hexes;
         bool woods = x->map.terrain[ch] == BAR_T_WOODS || x->map.terrain[ch] == BAR_T_MARSH_WOODS;
         unsigned side = bar_hexside(&x->map, s->pc[i].hex, ch);
         int loser = resolve(s, sc, i, ch, x->se.cc_countercharged, ev);   /* (0: the charges cancel) */
         if ((loser == 1 || loser == 2) && bar_pursuit_allowed(bar_light_of(s->turn), woods) &&
             !(side & (BAR_HS_HEDGEROW | BAR_HS_CREEK)) && bar_alive(s, i))
             pursuit(s, sc, i, ch, c, ev);
+        heat_after_charge(s, sc, i, ch, hexes_i, ev);
+        heat_after_charge(s, sc, c, MK_NO_HEX, hexes_c, ev);
         return 0;
     }
     if (a->unit < 0)   /* no Opportunity Charge: the mover goes on */

@@ -1034,21 +1034,29 @@ void bar_end_movement(bar_state *s, const mk_scenario *sc, mk_events *ev)
         int dark = bar_dark_move_check(light, bar_ma_half(s, sc, i) / 2, p->spent, !(p->more & BM_OFF_ROAD));
         if (dark)
             bar_do_check(s, sc, i, 'D', 'A', dark, light == BAR_NIGHT ? "Monmouth 2.7 D" : "Monmouth 2.7 C", ev);
-        if (heat && p->hex != MK_NO_HEX && !(p->status & BS_ROUTED)) {
+        if (heat) {
             /* (the Mounted Jaegers mounted as mounted cavalry: ours) */
             bar_heat_class hc = bar_mounted(s, sc, i)            ? BAR_HEAT_MOUNTED_CAV
                                 : x->p[i].kind == BK_CAVALRY    ? BAR_HEAT_DISMOUNTED_CAV
                                 : x->p[i].kind == BK_ARTILLERY ? BAR_HEAT_ARTILLERY
                                                               : BAR_HEAT_INFANTRY;
-            int mod = bar_heat_mp_modifier(x->p[i].side, hc, p->spent);
-            /* a Disorder Check never routs (its worst is Shaken/Disordered) */
-            bool worst = (p->status & (BS_SHAKEN | BS_DISORDERED)) == (BS_SHAKEN | BS_DISORDERED);
-            int eff = bar_do_check(s, sc, i, 'D', 'A', mod, "Monmouth 2.8 B (Heat)", ev);
-            if (worst && eff != BAR_CE_PASS && eff != BAR_CE_NO_EFFECT) {
-                p->more2 |= BM2_NO_MP;   /* 2.8 E */
-                mk_event *e = bar_ev(ev, "no_mp_next_activation", "Monmouth 2.8 E");
-                e->unit = (int16_t)i;
-            }
+            bar_heat_check(s, sc, i, bar_heat_mp_modifier(x->p[i].side, hc, p->spent), "Monmouth 2.8 B (Heat)", ev);
         }
+    }
+}
+
+void bar_heat_check(bar_state *s, const mk_scenario *sc, int i, int mod, const char *rule, mk_events *ev)
+{
+    bar_pc *p = &s->pc[i];
+    if (!bar_is_heat(s->turn) || !bar_alive(s, i) || p->hex == MK_NO_HEX || bar_is_leader(&bar_x(sc)->p[i]) ||
+        (p->status & BS_ROUTED))
+        return;
+    /* a Disorder Check never routs (its worst is Shaken/Disordered) */
+    bool worst = (p->status & (BS_SHAKEN | BS_DISORDERED)) == (BS_SHAKEN | BS_DISORDERED);
+    int eff = bar_do_check(s, sc, i, 'D', 'A', mod, rule, ev);
+    if (worst && eff != BAR_CE_PASS && eff != BAR_CE_NO_EFFECT) {
+        p->more2 |= BM2_NO_MP;   /* 2.8 E */
+        mk_event *e = bar_ev(ev, "no_mp_next_activation", "Monmouth 2.8 E");
+        e->unit = (int16_t)i;
     }
 }
