@@ -133,6 +133,28 @@ static inline void place(const char *id, const char *hex, int form, int facing_d
     s->pc[i].facing = (uint8_t)(facing_deg / 30);
 }
 
+/* A legal list's buffer, for the tests' own counting (legal_count). */
+static mk_action acts[4096];
+
+/* How many legal actions of `type` piece i has now. */
+static inline int legal_count(int type, int i)
+{
+    int n = sc->rs->legal(s, sc, acts, 4096), c = 0;
+    for (int k = 0; k < n; k++)
+        c += acts[k].type == type && acts[k].unit == i;
+    return c;
+}
+
+/* The neighbour of hex h at bearing b (0-11, even), from the core
+ * directions (bar_dir_step). */
+static inline mk_hex nb_at(mk_hex h, int b)
+{
+    for (int d = 0; d < 6; d++)
+        if (bar_dir_step(d) == b)
+            return mk_hex_neighbor(&sc->map.grid, h, d);
+    return MK_NO_HEX;
+}
+
 /* Loads scenario 1 as the main scenario; false (with the error printed)
  * if it cannot. */
 static inline bool bar_fixture_load(void)

@@ -3,7 +3,6 @@
  * two-hex Road Column, 2.1d Skirmish of a single unit over 6 SPs. */
 #include "bar_fixture.h"
 
-static mk_action acts[4096];
 
 static inline bool legal_has(int type, int i, int target)
 {
@@ -12,23 +11,6 @@ static inline bool legal_has(int type, int i, int target)
         if (acts[k].type == type && acts[k].unit == i && acts[k].target == target)
             return true;
     return false;
-}
-
-static inline int legal_count(int type, int i)
-{
-    int n = sc->rs->legal(s, sc, acts, 4096), c = 0;
-    for (int k = 0; k < n; k++)
-        c += acts[k].type == type && acts[k].unit == i;
-    return c;
-}
-
-/* The neighbour of hex h at bearing b (0-11, even). */
-static mk_hex nb_at(mk_hex h, int b)
-{
-    for (int d = 0; d < 6; d++)
-        if (bar_dir_step(d) == b)
-            return mk_hex_neighbor(&sc->map.grid, h, d);
-    return MK_NO_HEX;
 }
 
 /* Grayson's Command activated (In Command, the roll forced) with its

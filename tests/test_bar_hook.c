@@ -11,7 +11,6 @@
 
 #include "bar_fixture.h"
 
-static mk_action acts[4096];
 
 /* Is an action of type for piece i with target (and flags) legal now? */
 static bool legal_has(int type, int i, int target, int flags)
@@ -23,24 +22,8 @@ static bool legal_has(int type, int i, int target, int flags)
     return false;
 }
 
-static int legal_count(int type, int i)
-{
-    int n = sc->rs->legal(s, sc, acts, 4096), c = 0;
-    for (int k = 0; k < n; k++)
-        c += acts[k].type == type && acts[k].unit == i;
-    return c;
-}
-
 /* The neighbour of hex h at bearing b (0-11, even), from the core
  * directions (bar_dir_step). */
-static mk_hex nb_at(mk_hex h, int b)
-{
-    for (int d = 0; d < 6; d++)
-        if (bar_dir_step(d) == b)
-            return mk_hex_neighbor(&sc->map.grid, h, d);
-    return MK_NO_HEX;
-}
-
 static void label_of(mk_hex h, char *lb)
 {
     mk_hex_label(&sc->map.grid, h, lb);
