@@ -167,7 +167,7 @@ static int deploy_of(const mk_scenario *sc, bar_ext *x, int i, json_t *u, const 
     if (!json_is_array(d) || json_array_size(d) < 1)
         return fail(err, "%s: %s.deploy: a list of hex labels", sc->source, path);
     if (json_object_get(u, "arrive"))
-        return fail(err, "%s: %s.deploy: a reinforcement deploys by entering (Monmouth 7.0c)%s", sc->source, path);
+        return fail(err, "%s: %s.deploy: a reinforcement deploys by entering (Monmouth 7.0c)", sc->source, path);
     x->dep_at[i] = x->ndep;
     bool has = false;
     for (size_t k = 0; k < json_array_size(d); k++) {
@@ -183,7 +183,7 @@ static int deploy_of(const mk_scenario *sc, bar_ext *x, int i, json_t *u, const 
         has |= h == sc->units[i].hex;
     }
     if (!has)
-        return fail(err, "%s: %s.deploy: the piece's \"hex\" must be one of them%s", sc->source, path);
+        return fail(err, "%s: %s.deploy: the piece's \"hex\" must be one of them", sc->source, path);
     x->dep_n[i] = (int16_t)(x->ndep - x->dep_at[i]);
     const bar_pinfo *p = &x->p[i];
     for (int k = 0; p->kind == BK_LEADER && k < x->scen.nplaces; k++) {
