@@ -739,12 +739,13 @@ static void test_12_8_opportunity_fire(void)
     CHECK_EQ(act("{\"type\":\"opportunity_fire\",\"unit\":null}"), 0);
     CHECK_EQ(s->of_unit, -1);
     /* the option is the ruleset's */
-    CHECK_EQ(sc->rs->noptions, 2);
+    CHECK_EQ(sc->rs->noptions, 3);
     CHECK_STR(sc->rs->options[0].id, "bar.opportunity-fire");
     CHECK_STR(sc->rs->options[1].id, "bar.7.1a.C");
+    CHECK_STR(sc->rs->options[2].id, "bar.deploy");
     mk_error err = {0};
     bar_state *t = calloc(1, sizeof *t);
-    CHECK(sc->rs->init(t, sc, 4, 1, NULL, &err) < 0);   /* no such option */
+    CHECK(sc->rs->init(t, sc, 8, 1, NULL, &err) < 0);   /* no such option */
     free(t);
 }
 

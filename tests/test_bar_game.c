@@ -138,7 +138,7 @@ static int invariants(const bar_state *s, const mk_scenario *sc)
             fprintf(stderr, "side %d: loss record %d below SPs lost %d\n", side, s->loss[side], lost[side]);
             bad++;
         }
-    if (s->phase < BP_ACTIVATE || s->phase > BP_GUARD)
+    if (s->phase < BP_ACTIVATE || s->phase > BP_DEPLOY)
         bad++;
     return bad;
 }

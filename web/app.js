@@ -129,7 +129,7 @@ function isDecision(st) {
 }
 
 function actionHex(a) {
-  if ((a.type === 'move' || a.type === 'enter') && Array.isArray(a.path) && a.path.length) return a.path[a.path.length - 1];
+  if ((a.type === 'move' || a.type === 'enter' || a.type === 'deploy') && Array.isArray(a.path) && a.path.length) return a.path[a.path.length - 1];
   if (a.type === 'fire' || a.type === 'close_combat') return a.target;
   if (a.type === 'choose' && /^[A-Za-z]+\d+$/.test(a.choice || '')) return a.choice;
   return null;

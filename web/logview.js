@@ -79,6 +79,10 @@ export function describe(e) {
     case 'charge':
       text = `${who} charges${e.from ? ' ' + e.from : ''} → ${e.to || e.target || '?'}`;
       break;
+    case 'deploy':   // bar: the option bar.deploy (Monmouth 7.xb B)
+      if (!e.from || !e.to) return fields(e, dice);
+      text = `${who} deploys ${e.from} → ${e.to}`;
+      break;
     case 'enter':
       text = `${who} enters the map at ${e.hex || e.to || '?'}`;
       break;

@@ -117,6 +117,16 @@ typedef struct bar_ext {
 #define BAR_EVAL_SPS 8
     float hits[BAR_NFIRE_ROWS][BAR_CH_MAX_RANGE + 1][BAR_EVAL_SPS + 1][BAR_NTERRAIN];
     float open_to[BAR_NTERRAIN];
+    /* the option bar.deploy (Monmouth 7.xb-c): each piece's "deploy"
+     * hexes, a run of dep (dep_n 0: none), and for a leader set up "with
+     * any unit of his Command" the org his hex must hold a unit of
+     * (BAR_DEP_SIDE: any unit of his side; -1: none) */
+#define BAR_MAX_DEPLOY 32768
+#define BAR_DEP_SIDE (-2)
+    int32_t dep_at[MK_MAX_UNITS];
+    int16_t dep_n[MK_MAX_UNITS], dep_with[MK_MAX_UNITS];
+    int ndep;
+    mk_hex dep[BAR_MAX_DEPLOY];
 } bar_ext;
 
 static inline const bar_ext *bar_x(const mk_scenario *sc) { return (const bar_ext *)sc->ext; }
@@ -184,7 +194,8 @@ enum {
 };
 
 /* Phases. */
-enum { BP_ACTIVATE, BP_MOVE, BP_FIRE, BP_CC, BP_OVER, BP_GUARD };
+enum { BP_ACTIVATE, BP_MOVE, BP_FIRE, BP_CC, BP_OVER, BP_GUARD,
+       BP_DEPLOY };   /* the option bar.deploy: `side` deploys (Monmouth 7.xb-c) */
 
 typedef struct bar_state {
     mk_head head;
@@ -288,6 +299,7 @@ enum {
     BA_PROLONGE,           /* 2.2d F-G: unlimbered artillery moves a hex */
     BA_ATTACH,             /* 3.2b C, 4.2b D: Knox or Pattison attaches an artillery unit (other) */
     BA_SPECIAL,            /* 6.2: the choice an Initiative special result asks for */
+    BA_DEPLOY,             /* the option bar.deploy: a piece to another of its "deploy" hexes (7.xb-c) */
     BA_COUNT
 };
 enum { BX_COUNTER = 1, BX_OPPORTUNITY = 2 };
@@ -490,6 +502,13 @@ int bar_apply_move(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_e
                    mk_error *err);
 int bar_move_cost(const bar_state *s, const mk_scenario *sc, int i, mk_hex to, int *road_left);
 int bar_stack_limit(const bar_state *s, const mk_scenario *sc, mk_hex h, int extra, int extra_form);
+/* The option bar.deploy (Monmouth 7.xb-c): the deploying side's deploy
+ * actions (want: one piece's only, as bar_legal_move) after out[0..n-1],
+ * and its `next`; the action's refusal in err (0: legal); apply one. */
+int bar_legal_deploy(const bar_state *s, const mk_scenario *sc, const mk_action *want, mk_action *out, int n,
+                     int cap);
+int bar_deploy_refusal(const bar_state *s, const mk_scenario *sc, const mk_action *a, mk_error *err);
+void bar_apply_deploy(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_events *ev);
 /* 2.1a (ours): a two-hex Line wheeling 60 degrees to facing f about its
  * first (pivot 0) or second (1) hex: the moving end's hex now (*from) and
  * after (returned; MK_NO_HEX if off the map or not a wheel). */
@@ -511,7 +530,8 @@ int bar_fire_strength_of(const bar_state *s, const mk_scenario *sc, int i, mk_he
 int bar_fire_strength_with(const bar_state *s, const mk_scenario *sc, int i, int guns, mk_hex target, int *column);
 /* Optional rules (mk_bar_ruleset.options; bit i is options[i]). */
 enum { BO_OPFIRE = 1,      /* "bar.opportunity-fire": Series 12.8 (ours) */
-       BO_MORGAN = 2 };   /* "bar.7.1a.C": the Morgan variant (Monmouth 7.1a C) */
+       BO_MORGAN = 2,     /* "bar.7.1a.C": the Morgan variant (Monmouth 7.1a C) */
+       BO_DEPLOY = 4 };   /* "bar.deploy": the players choose their set-up (Monmouth 7.xb-c) */
 enum { BOF_ROAD = 1,     /* 2.2d D: artillery against Road Movement */
        BOF_CLOSE = 2 };  /* Series 12.8: a unit's front hexes entered or a Formation/Facing change there */
 bool bar_opfire_offered(bar_state *s, const mk_scenario *sc, int mover, unsigned kinds);

@@ -154,6 +154,46 @@ static int form_of(const char *name)
     return -1;
 }
 
+/* The option bar.deploy (Monmouth 7.xb-c): piece i's "deploy" hexes (a
+ * list of hex labels on the map, its "hex" among them; not for a
+ * reinforcement) into x->dep, and for a leader placed "with any unit of
+ * his Command" (data/bar/scenarios/) that Command in x->dep_with. */
+static int deploy_of(const mk_scenario *sc, bar_ext *x, int i, json_t *u, const char *path, mk_error *err)
+{
+    x->dep_with[i] = -1;
+    json_t *d = json_object_get(u, "deploy");
+    if (!d)
+        return 0;
+    if (!json_is_array(d) || json_array_size(d) < 1)
+        return fail(err, "%s: %s.deploy: a list of hex labels", sc->source, path);
+    if (json_object_get(u, "arrive"))
+        return fail(err, "%s: %s.deploy: a reinforcement deploys by entering (Monmouth 7.0c)", sc->source, path);
+    x->dep_at[i] = x->ndep;
+    bool has = false;
+    for (size_t k = 0; k < json_array_size(d); k++) {
+        char e2[120], at[80];
+        mk_hex h;
+        const char *l = json_string_value(json_array_get(d, k));
+        snprintf(at, sizeof at, "%s.deploy[%d]", path, (int)k);
+        if (!l || mk_hex_parse(&sc->map.grid, l, &h, e2, sizeof e2) < 0)
+            return mk_error_set(err, "scenario_invalid", "%s: %s: %s", sc->source, at, l ? e2 : "a hex label");
+        if (x->ndep >= BAR_MAX_DEPLOY)
+            return fail(err, "%s: %s: too many deploy hexes in the scenario", sc->source, at);
+        x->dep[x->ndep++] = h;
+        has |= h == sc->units[i].hex;
+    }
+    if (!has)
+        return fail(err, "%s: %s.deploy: the piece's \"hex\" must be one of them", sc->source, path);
+    x->dep_n[i] = (int16_t)(x->ndep - x->dep_at[i]);
+    const bar_pinfo *p = &x->p[i];
+    for (int k = 0; p->kind == BK_LEADER && k < x->scen.nplaces; k++) {
+        const bar_place *pl = &x->scen.place[k];
+        if (pl->leader == p->leader && pl->at == BAR_AT_WITH && pl->variant == p->variant)
+            x->dep_with[i] = (int16_t)(pl->with_org >= 0 ? pl->with_org : pl->with_side >= 0 ? BAR_DEP_SIDE : -1);
+    }
+    return 0;
+}
+
 static int prepare(mk_scenario *sc, mk_error *err)
 {
     bar_ext *x = calloc(1, sizeof *x);
@@ -340,6 +380,8 @@ static int prepare(mk_scenario *sc, mk_error *err)
         } else if (sc->units[i].hex == MK_NO_HEX) {
             return fail(err, "%s: %s: neither a hex nor an arrival (\"arrive\", \"entry\")", sc->source, path);
         }
+        if (deploy_of(sc, x, i, u, path, err))
+            return -1;
     }
     /* 2.2d E: each regimental gun's owning regiment, as a piece */
     for (int i = 0; i < sc->nunits; i++) {
@@ -968,6 +1010,9 @@ static const mk_option bar_options[] = {
      "formation or facing in, its front hexes; twice a hex an activation"},
     {"bar.7.1a.C",
      "Monmouth 7.1a C: Morgan's Command joins Lee's Detachment; British Flank Guards/Jaeger (scenario 1)"},
+    {"bar.deploy",
+     "Monmouth 7.xb-c: the players choose their set-up within the text's areas (the first side to deploy, "
+     "then the other), before the first turn"},
 };
 #define BAR_NOPTIONS ((int)(sizeof bar_options / sizeof bar_options[0]))
 
@@ -1027,6 +1072,13 @@ static int init(void *st, const mk_scenario *sc, uint64_t options, uint64_t seed
     mk_events none;
     mk_events_init(&none, NULL, 0);
     bar_command_init(s, sc);
+    if (options & BO_DEPLOY) {   /* Monmouth 7.0c, 7.xb B: "The American player deploys his units first" */
+        s->phase = BP_DEPLOY;
+        s->side = x->scen.deploys_first;
+        mk_event *e = bar_ev(ev ? ev : &none, "deployment", "Monmouth 7.xb B (option bar.deploy)");
+        e->side = s->side;
+        return 0;
+    }
     return bar_turn_init(s, sc, ev ? ev : &none);
 }
 
@@ -1069,6 +1121,7 @@ static int legal(const void *st, const mk_scenario *sc, mk_action *out, int cap)
                : s->rb_unit >= 0 ? bar_legal_rbcc(s, sc, out, cap)
                                  : bar_legal_cc(s, sc, NULL, out, 0, cap);
     case BP_GUARD: return bar_legal_guard(s, sc, out, cap);
+    case BP_DEPLOY: return bar_legal_deploy(s, sc, NULL, out, 0, cap);
     default: return 0;
     }
 }
@@ -1099,6 +1152,7 @@ static bool find_legal(const bar_state *s, const mk_scenario *sc, const mk_actio
             : s->rb_unit >= 0 ? bar_legal_rbcc(s, sc, list, cap)
                               : bar_legal_cc(s, sc, a, list, 0, cap);
         break;
+    case BP_DEPLOY: n = bar_legal_deploy(s, sc, a, list, 0, cap); break;
     default: n = legal(s, sc, list, cap); break;
     }
     if (n >= cap) {   /* (never seen) a list this long may be cut short: ask legal() for all */
@@ -1127,6 +1181,8 @@ static int apply(void *st, const mk_scenario *sc, const mk_action *a, mk_events 
     /* legal() is the one authority: an action not in its list is refused. */
     mk_action copy;   /* legal()'s copy: it carries the cost */
     const mk_action *match = find_legal(s, sc, a, &copy) ? &copy : NULL;
+    if (!match && s->phase == BP_DEPLOY)
+        return bar_deploy_refusal(s, sc, a, err);
     if (!match && a->type == BA_MOVE && a->unit >= 0 && a->unit < s->npieces &&
         s->pc[a->unit].hex != MK_NO_HEX && a->npath == 1 &&
         !mk_hex_adjacent(&sc->map.grid, s->pc[a->unit].hex, a->path[0])) {
@@ -1158,8 +1214,18 @@ static int apply(void *st, const mk_scenario *sc, const mk_action *a, mk_events 
         rc = bar_apply_special(s, sc, a, ev);
     else if (a->type == BA_DETACH)
         rc = bar_apply_detach(s, sc, a, ev);
-    else if (a->type == BA_NEXT) {
-        if (s->phase == BP_GUARD) {
+    else if (a->type == BA_DEPLOY) {
+        bar_apply_deploy(s, sc, a, ev);
+        rc = 0;
+    } else if (a->type == BA_NEXT) {
+        if (s->phase == BP_DEPLOY && s->side == bar_x(sc)->scen.deploys_first) {
+            s->side = (int8_t)bar_other(s->side);   /* 7.xb B: then the other player */
+            mk_event *e = bar_ev(ev, "deployment", "Monmouth 7.xb B (option bar.deploy)");
+            e->side = s->side;
+        } else if (s->phase == BP_DEPLOY) {
+            s->phase = BP_ACTIVATE;   /* the first turn, as without the option */
+            bar_turn_init(s, sc, ev);
+        } else if (s->phase == BP_GUARD) {
             bar_turn_start(s, sc, ev);
         } else if (s->phase == BP_MOVE) {
             bar_end_movement(s, sc, ev);
@@ -1206,7 +1272,7 @@ static int apply(void *st, const mk_scenario *sc, const mk_action *a, mk_events 
          * segment is no activation (6.2d B, 6.2f C) */
         const bar_pinfo *p = a->unit >= 0 ? &bar_x(sc)->p[a->unit] : NULL;
         /* (a battery's fire, 3.2b C, is not an activation of its unit) */
-        if (p && !s->sr_mode && a->type != BA_COUNTERCHARGE && a->type != BA_OPCHARGE &&   /* (the reactive side's) */
+        if (p && !s->sr_mode && a->type != BA_DEPLOY && a->type != BA_COUNTERCHARGE && a->type != BA_OPCHARGE &&   /* (the reactive side's) */
             (p->independent || (bar_is_leader(p) && p->role != BAR_LR_COMMAND)) &&
             !(a->type == BA_FIRE && (s->pc[a->unit].more2 & BM2_BATTERY)))
             s->pc[a->unit].flags |= BF_ACTED | BF_MOVED;
@@ -1258,9 +1324,10 @@ static json_t *state_json(const void *st, const mk_scenario *sc)
     json_object_set_new(o, "end_turn_marker", json_integer(s->marker));
     json_object_set_new(o, "active", json_string(sc->sides[s->side].id));
     json_object_set_new(o, "to_move", json_string(sc->sides[to_move(s)].id));   /* the reactive side during its decisions */
-    static const char *const ph[] = {"activation", "movement", "fire", "close_combat", "over", "baggage_guard"};
+    static const char *const ph[] = {"activation", "movement", "fire", "close_combat", "over", "baggage_guard",
+                                     "deployment"};
     json_object_set_new(o, "phase", json_string(ph[s->phase]));
-    if (s->phase != BP_ACTIVATE && s->phase != BP_OVER) {
+    if (s->phase != BP_ACTIVATE && s->phase != BP_OVER && s->phase != BP_DEPLOY) {
         json_object_set_new(o, "command", json_string(x->oob.org[s->org].id));
         json_object_set_new(o, "in_command", json_boolean(s->in_command));
         if (s->in_command == BIC_LIMITED)
@@ -1414,7 +1481,7 @@ static const char *const type_names[BA_COUNT] = {"",     "activate", "next", "mo
                                                  "enter", "fire", "close_combat", "snipe", "rout", "exit", "guard",
                                                  "retreat_before_close_combat", "opportunity_fire", "detach",
                                                  "countercharge", "opportunity_charge", "mount", "prolonge",
-                                                 "attach", "special_result"};
+                                                 "attach", "special_result", "deploy"};
 
 static json_t *action_json(const void *st, const mk_scenario *sc, const mk_action *a)
 {
@@ -1438,7 +1505,9 @@ static json_t *action_json(const void *st, const mk_scenario *sc, const mk_actio
     }
     case BA_NEXT:
         snprintf(text, sizeof text, "%s",
-                 s->phase == BP_GUARD ? "The baggage train guard is complete"
+                 s->phase == BP_DEPLOY ? (s->side == x->scen.deploys_first ? "End the deployment: the other side deploys"
+                                                                           : "End the deployment: to the first turn")
+                 : s->phase == BP_GUARD ? "The baggage train guard is complete"
                  : s->phase == BP_MOVE ? "End movement: to the Fire Combat Segment"
                  : s->phase == BP_FIRE ? "End fire: to the Close Combat Segment"
                                        : "End the activation");
@@ -1446,9 +1515,13 @@ static json_t *action_json(const void *st, const mk_scenario *sc, const mk_actio
     case BA_MOVE:
     case BA_ENTER:
     case BA_PROLONGE:
+    case BA_DEPLOY:
         json_object_set_new(o, "unit", json_string(bar_pid(sc, a->unit)));
         json_object_set_new(o, "path", json_pack("[o]", hex_json(sc, a->path[0])));
-        if (t == BA_PROLONGE)
+        if (t == BA_DEPLOY)
+            snprintf(text, sizeof text, "Deploy %s %s-%s (Monmouth 7.xb B)", bar_pid(sc, a->unit),
+                     mk_hex_label(g, s->pc[a->unit].hex, lb), mk_hex_label(g, a->path[0], lb2));
+        else if (t == BA_PROLONGE)
             snprintf(text, sizeof text, "%s prolonges %s-%s, unlimbered (%g MP; Monmouth 2.2d F)",
                      bar_pid(sc, a->unit), mk_hex_label(g, s->pc[a->unit].hex, lb), mk_hex_label(g, a->path[0], lb2),
                      a->cost / 2.0);
@@ -1642,7 +1715,7 @@ static int action_parse(const void *st, const mk_scenario *sc, json_t *obj, mk_a
         return mk_error_set(err, "bad_arg", "action.type: one of activate, next, move, face, form, rout, snipe, exit, guard, "
                                             "enter, prolonge, fire, close_combat, retreat_before_close_combat, "
                                             "opportunity_fire, detach, countercharge, opportunity_charge, mount, attach, "
-                                            "special_result");
+                                            "special_result, deploy");
     out->type = (uint8_t)t;
     const char *key;
     json_t *v;
@@ -1730,7 +1803,7 @@ static int action_parse(const void *st, const mk_scenario *sc, json_t *obj, mk_a
         return mk_error_set(err, "bad_arg", "action.unit: no unit '%s'", u ? u : "(missing)");
     out->unit = (int16_t)i;
     char e2[120];
-    if (t == BA_MOVE || t == BA_ENTER || t == BA_PROLONGE) {
+    if (t == BA_MOVE || t == BA_ENTER || t == BA_PROLONGE || t == BA_DEPLOY) {
         json_t *p = json_object_get(obj, "path");
         mk_hex h;
         if (json_array_size(p) != 1 || !json_is_string(json_array_get(p, 0)))

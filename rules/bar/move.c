@@ -1060,3 +1060,128 @@ void bar_heat_check(bar_state *s, const mk_scenario *sc, int i, int mod, const c
         e->unit = (int16_t)i;
     }
 }
+
+/* --- the deployment (the option bar.deploy) ------------------------------- */
+
+/* Does leader j's "with" (x->dep_with) take piece k: a unit of his side
+ * (BAR_DEP_SIDE) or of his Command (the org or a Command under it)? */
+static bool dep_covers(const bar_ext *x, int j, int k)
+{
+    const bar_pinfo *pk = &x->p[k];
+    if (bar_is_leader(pk) || pk->side != x->p[j].side)
+        return false;
+    if (x->dep_with[j] == BAR_DEP_SIDE)
+        return true;
+    for (int org = pk->org, n = 0; org >= 0 && n < BAR_OOB_MAX_ORGS; org = x->oob.org[org].parent, n++)
+        if (org == x->dep_with[j])
+            return true;
+    return false;
+}
+
+/* Is there, in h, a unit (but piece `except`) that leader j may stand with? */
+static bool dep_with_in(const bar_state *s, const bar_occ *o, const mk_scenario *sc, int j, mk_hex h, int except)
+{
+    BAR_OCC_EACH(o, h, k)
+        if (k != except && bar_alive(s, k) && dep_covers(bar_x(sc), j, k))
+            return true;
+    return false;
+}
+
+/* Monmouth 7.xb-c "B." (7.1b B, 7.2b B, 7.3b B, 7.4b B): "Where more than
+ * one hex of deployment is allowed, different units of the same Command
+ * may start in different, eligible hexes"; "Command Leaders can set up with
+ * any unit of their Command". May piece i deploy to h (0), or why not? */
+static int deploy_why(const bar_state *s, const bar_occ *o, const mk_scenario *sc, int i, mk_hex h)
+{
+    const bar_ext *x = bar_x(sc);
+    const bar_pc *p = &s->pc[i];
+    if (x->p[i].side != s->side || p->hex == MK_NO_HEX || (p->more2 & BM2_OUT) || !bar_alive(s, i))
+        return 1;   /* not the deploying side's piece on the map */
+    if (h == p->hex)
+        return 2;
+    bool in = false;
+    for (int k = 0; k < x->dep_n[i] && !in; k++)
+        in = x->dep[x->dep_at[i] + k] == h;
+    if (!in)
+        return 2;   /* not one of its hexes */
+    if (enemy_in(o, sc, h, x->p[i].side))
+        return 3;
+    if (bar_is_leader(&x->p[i]))
+        return x->dep_with[i] != -1 && !dep_with_in(s, o, sc, i, h, -1) ? 4 : 0;
+    return fits(s, o, sc, i, h, p->form) ? 0 : 5;   /* the stacking of a move (2.1c-d, 2.3) */
+}
+
+int bar_legal_deploy(const bar_state *s, const mk_scenario *sc, const mk_action *want, mk_action *out, int n,
+                     int cap)
+{
+    const bar_ext *x = bar_x(sc);
+    bar_occ o;
+    bar_occ_build(&o, s, sc);
+    int lo, hi;
+    bar_want_range(s, want, &lo, &hi);
+    for (int i = lo; i < hi && n < cap; i++)
+        for (int k = 0; k < x->dep_n[i] && n < cap; k++) {
+            mk_hex h = x->dep[x->dep_at[i] + k];
+            if (deploy_why(s, &o, sc, i, h))
+                continue;
+            out[n] = (mk_action){.type = BA_DEPLOY, .unit = (int16_t)i, .other = -1, .target = -1};
+            out[n].path[0] = h;
+            out[n].npath = 1;
+            n++;
+        }
+    if (n < cap)
+        out[n++] = (mk_action){.type = BA_NEXT, .unit = -1, .other = -1, .target = -1};
+    return n;
+}
+
+int bar_deploy_refusal(const bar_state *s, const mk_scenario *sc, const mk_action *a, mk_error *err)
+{
+    if (a->type != BA_DEPLOY)
+        return mk_error_set(err, "illegal_action", "the deployment (option bar.deploy): only deploy and next");
+    if (a->unit < 0 || a->unit >= s->npieces || a->npath != 1)
+        return mk_error_set(err, "illegal_action", "deploy: a piece and one hex");
+    bar_occ o;
+    bar_occ_build(&o, s, sc);
+    char lb[MK_HEX_LABEL_MAX];
+    const char *id = bar_pid(sc, a->unit), *hl = mk_hex_label(&sc->map.grid, a->path[0], lb);
+    switch (deploy_why(s, &o, sc, a->unit, a->path[0])) {
+    case 1: return mk_error_set(err, "illegal_action", "%s: the %s deploy now (Monmouth 7.xb B)", id,
+                                sc->sides[s->side].id);
+    case 2: return mk_error_set(err, "illegal_action", "%s: %s is not another of its deploy hexes (Monmouth 7.xb B)",
+                                id, hl);
+    case 3: return mk_error_set(err, "illegal_action", "%s: %s holds enemy units", id, hl);
+    case 4: return mk_error_set(err, "illegal_action",
+                                "%s: no unit of his Command in %s (Monmouth 7.xb B: \"with any unit of their Command\")",
+                                id, hl);
+    case 5: return mk_error_set(err, "illegal_action", "%s: %s would be over-stacked (Monmouth 2.1c-d, 2.3)", id, hl);
+    default: return mk_error_set(err, "illegal_action", "%s to %s: not a legal deploy", id, hl);
+    }
+}
+
+void bar_apply_deploy(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_events *ev)
+{
+    const bar_ext *x = bar_x(sc);
+    int i = a->unit;
+    mk_hex from = s->pc[i].hex, to = a->path[0];
+    bar_occ o;
+    bar_occ_build(&o, s, sc);
+    s->pc[i].hex = to;   /* (a trailing hex still off the map stays so: 2.1c, bar_put) */
+    mk_event *e = bar_ev(ev, "deploy", "Monmouth 7.xb B (option bar.deploy)");
+    e->unit = (int16_t)i;
+    e->from = from;
+    e->to = to;
+    if (bar_is_leader(&x->p[i]))
+        return;
+    /* ours: a leader "with any unit of his Command" whom the last such unit
+     * in his hex leaves goes with it (docs/bar.md "Placing the set-up") */
+    BAR_OCC_EACH(&o, from, j) {
+        if (!bar_is_leader(&x->p[j]) || x->dep_with[j] == -1 || !dep_covers(x, j, i) ||
+            dep_with_in(s, &o, sc, j, from, i))
+            continue;
+        s->pc[j].hex = to;
+        mk_event *f = bar_ev(ev, "deploy", "Monmouth 7.xb B: a Command Leader with a unit of his Command");
+        f->unit = (int16_t)j;
+        f->from = from;
+        f->to = to;
+    }
+}

@@ -67,9 +67,17 @@ typedef struct builder {
     mk_hex uhex[BAR_OOB_MAX_UNITS], lhex[BAR_OOB_MAX_LEADERS];
     int sp[MK_MAX_HEX];
     int8_t side_at[MK_MAX_HEX];   /* -1 empty */
+    /* the option bar.deploy (Monmouth 7.xb-c): each placed piece's area,
+     * a run of pool (the oob unit's or leader's latest place; n 0: none) */
+    int uat[BAR_OOB_MAX_UNITS], un[BAR_OOB_MAX_UNITS], lat[BAR_OOB_MAX_LEADERS], ln[BAR_OOB_MAX_LEADERS];
+    int npool;
+    mk_hex pool[1 << 15];
+    bool mark[MK_MAX_HEX];
 } builder;
 
-static bool hex_ok(const builder *b, const bar_place *pl, mk_hex h, int side, int sp)
+/* May a place put a piece in h at all (the map, lake, the entry's
+ * exceptions, column limit and terrain; not stacking or the enemy)? */
+static bool hex_allowed(const builder *b, const bar_place *pl, mk_hex h)
 {
     const mk_grid *g = &b->m->grid;
     if (h < 0 || h >= mk_grid_size(g) || b->m->terrain[h] == BAR_T_LAKE)
@@ -79,7 +87,12 @@ static bool hex_ok(const builder *b, const bar_place *pl, mk_hex h, int side, in
             return false;
     if (pl->max_col >= 0 && mk_hex_col(g, h) > pl->max_col)
         return false;
-    if (pl->terrain >= 0 && b->m->terrain[h] != pl->terrain)
+    return pl->terrain < 0 || b->m->terrain[h] == pl->terrain;
+}
+
+static bool hex_ok(const builder *b, const bar_place *pl, mk_hex h, int side, int sp)
+{
+    if (!hex_allowed(b, pl, h))
         return false;
     if (b->side_at[h] >= 0 && b->side_at[h] != side)
         return false;
@@ -145,13 +158,92 @@ static mk_hex place_hex(builder *b, const bar_place *pl, int side, int sp)
     }
 }
 
+/* Adds h to the area being built (once; b->mark). */
+static void area_add(builder *b, mk_hex h)
+{
+    if (h == MK_NO_HEX || b->mark[h] || b->npool >= (int)(sizeof b->pool / sizeof b->pool[0]))
+        return;
+    b->mark[h] = true;
+    b->pool[b->npool++] = h;
+}
+
+static void area_add_run(builder *b, int at, int n, mk_hex h)
+{
+    if (n == 0)
+        area_add(b, h);
+    for (int k = 0; k < n; k++)
+        area_add(b, b->pool[at + k]);
+}
+
+/* The option bar.deploy (Monmouth 7.xb-c, the "B." paragraphs: "Where more
+ * than one hex of deployment is allowed, different units of the same
+ * Command may start in different, eligible hexes"): every hex the place
+ * allows, chosen hex h first, the area's own order after it (a list in
+ * its order, "within" ring by ring, "with" the named pieces' or the
+ * Command's areas, or their hexes); stacking and the enemy are the
+ * game's to check (bar_legal_deploy). Appended to b->pool from *at; returns
+ * how many (0: a fixed hex, a reinforcement, or no choice). */
+static int place_area(builder *b, const bar_place *pl, mk_hex h, int *at)
+{
+    const mk_grid *g = &b->m->grid;
+    *at = b->npool;
+    if (h == MK_NO_HEX || pl->at == BAR_AT_HEX || pl->at == BAR_AT_GROUP)
+        return 0;
+    memset(b->mark, 0, sizeof b->mark);
+    area_add(b, h);
+    switch (pl->at) {
+    case BAR_AT_HEXES:
+        for (int k = 0; k < pl->nhex; k++)
+            if (hex_allowed(b, pl, pl->hex[k]))
+                area_add(b, pl->hex[k]);
+        break;
+    case BAR_AT_WITHIN: {
+        mk_cube c0 = mk_hex_cube(g, pl->hex[0]);
+        for (int r = 0; r <= pl->radius; r++)
+            for (int dq = -r; dq <= r; dq++)
+                for (int dr = -r; dr <= r; dr++) {
+                    int ds = -dq - dr;
+                    if (((abs(dq) > abs(dr) ? abs(dq) : abs(dr)) < r && abs(ds) < r) || abs(ds) > r)
+                        continue;
+                    mk_cube c = {c0.q + dq, c0.r + dr, c0.s + ds};
+                    mk_hex x = mk_hex_from_cube(g, c);
+                    if (x != MK_NO_HEX && hex_allowed(b, pl, x))
+                        area_add(b, x);
+                }
+        break;
+    }
+    case BAR_AT_WITH:
+        for (int k = 0; k < pl->nwith; k++) {
+            int u = pl->with_unit[k], l = pl->with_leader[k];
+            if (u >= 0 && b->uhex[u] != MK_NO_HEX)
+                area_add_run(b, b->uat[u], b->un[u], b->uhex[u]);
+            if (l >= 0 && b->lhex[l] != MK_NO_HEX)
+                area_add_run(b, b->lat[l], b->ln[l], b->lhex[l]);
+        }
+        for (int u = 0; u < b->o->nunits; u++)
+            if (b->uhex[u] != MK_NO_HEX &&
+                ((pl->with_org >= 0 && org_under(b->o, b->o->unit[u].command, pl->with_org)) ||
+                 (pl->with_side >= 0 && b->o->unit[u].side == pl->with_side)))
+                area_add_run(b, b->uat[u], b->un[u], b->uhex[u]);
+        break;
+    default:
+        break;
+    }
+    int n = b->npool - *at;
+    if (n < 2) {   /* no choice */
+        b->npool = *at;
+        return 0;
+    }
+    return n;
+}
+
 static json_t *label(const mk_grid *g, mk_hex h)
 {
     char lb[MK_HEX_LABEL_MAX];
     return h == MK_NO_HEX ? json_null() : json_string(mk_hex_label(g, h, lb));
 }
 
-static json_t *piece_json(builder *b, const bar_place *pl, mk_hex h)
+static json_t *piece_json(builder *b, const bar_place *pl, mk_hex h, int dat, int dn)
 {
     const mk_grid *g = &b->m->grid;
     json_t *o = json_object();
@@ -196,6 +288,12 @@ static json_t *piece_json(builder *b, const bar_place *pl, mk_hex h)
         if (gr->mp_limit_half >= 0)
             json_object_set_new(o, "entry_mp", json_real(gr->mp_limit_half / 2.0));
     }
+    if (dn > 0) {   /* the option bar.deploy: the hexes the players may choose among */
+        json_t *d = json_array();
+        for (int k = 0; k < dn; k++)
+            json_array_append_new(d, label(g, b->pool[dat + k]));
+        json_object_set_new(o, "deploy", d);
+    }
     if (pl->section[0])
         json_object_set_new(o, "section", json_string(pl->section));
     return o;
@@ -238,7 +336,9 @@ json_t *bar_build_scenario(int n, mk_error *err)
     memset(b.side_at, -1, sizeof b.side_at);
 
     /* Places first, "with" places second (they need the others' hexes). */
-    mk_hex at[BAR_SC_MAX_PLACES];
+    static mk_hex at[BAR_SC_MAX_PLACES];
+    static int dat[BAR_SC_MAX_PLACES], dn[BAR_SC_MAX_PLACES], vdat[BAR_SC_MAX_PLACES], vdn[BAR_SC_MAX_PLACES];
+    static int cdat[BAR_OOB_MAX_UNITS], cdn[BAR_OOB_MAX_UNITS];
     for (int pass = 0; pass < 2; pass++)
         for (int i = 0; i < s.nplaces; i++) {
             const bar_place *pl = &s.place[i];
@@ -248,13 +348,18 @@ json_t *bar_build_scenario(int n, mk_error *err)
             int sp = pl->unit >= 0 ? o.unit[pl->unit].sp : 0;
             mk_hex h = place_hex(&b, pl, side, sp);
             at[i] = h;
+            dn[i] = place_area(&b, pl, h, &dat[i]);
             if (h == MK_NO_HEX)
                 continue;
             if (pl->unit >= 0) {
+                b.uat[pl->unit] = dat[i];
+                b.un[pl->unit] = dn[i];
                 b.uhex[pl->unit] = h;
                 b.sp[h] += sp;
                 b.side_at[h] = (int8_t)side;
             } else {
+                b.lat[pl->leader] = dat[i];
+                b.ln[pl->leader] = dn[i];
                 b.lhex[pl->leader] = h;
             }
         }
@@ -278,11 +383,16 @@ json_t *bar_build_scenario(int n, mk_error *err)
             int sp = pl->unit >= 0 ? o.unit[pl->unit].sp : 0;
             mk_hex h = place_hex(&b, pl, side, sp);
             vat[i] = h;
+            vdn[i] = place_area(&b, pl, h, &vdat[i]);
             if (pl->unit >= 0) {
+                b.uat[pl->unit] = vdat[i];
+                b.un[pl->unit] = vdn[i];
                 b.uhex[pl->unit] = h;
                 b.sp[h] += sp;
                 b.side_at[h] = (int8_t)side;
             } else {
+                b.lat[pl->leader] = vdat[i];
+                b.ln[pl->leader] = vdn[i];
                 b.lhex[pl->leader] = h;
             }
         }
@@ -311,6 +421,7 @@ json_t *bar_build_scenario(int n, mk_error *err)
             pl->order = -1;
             snprintf(pl->section, sizeof pl->section, "7.1a C ii");
             mk_hex h = place_hex(&b, pl, BAR_BRITISH, o.unit[u].sp);
+            cdn[nv] = place_area(&b, pl, h, &cdat[nv]);
             b.uhex[u] = h;
             b.sp[h] += o.unit[u].sp;
             b.side_at[h] = BAR_BRITISH;
@@ -343,15 +454,15 @@ json_t *bar_build_scenario(int n, mk_error *err)
     json_t *units = json_array();
     for (int i = 0; i < s.nplaces; i++)
         if (s.place[i].variant == 0)
-            json_array_append_new(units, piece_json(&b, &s.place[i], at[i]));
+            json_array_append_new(units, piece_json(&b, &s.place[i], at[i], dat[i], dn[i]));
     for (int i = 0; i < s.nplaces; i++)   /* 7.1a C: the variant's pieces, "variant": 1 */
         if (s.place[i].variant == 1) {
-            json_t *pj = piece_json(&b, &s.place[i], vat[i]);
+            json_t *pj = piece_json(&b, &s.place[i], vat[i], vdat[i], vdn[i]);
             json_object_set_new(pj, "variant", json_integer(1));
             json_array_append_new(units, pj);
         }
     for (int k = 0; k < nv; k++) {
-        json_t *pj = piece_json(&b, &vpl[k], b.uhex[vpl[k].unit]);
+        json_t *pj = piece_json(&b, &vpl[k], b.uhex[vpl[k].unit], cdat[k], cdn[k]);
         json_object_set_new(pj, "variant", json_integer(1));
         json_array_append_new(units, pj);
     }
