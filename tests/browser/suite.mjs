@@ -27,7 +27,8 @@
 // activated by its button, a unit moved and turned by clicking, the
 // segments ended by the end button, the computer's answer in the log; a
 // Monmouth decision of the reactive side (Retreat Before Close Combat) made
-// with the decision panel's buttons.
+// with the decision panel's buttons; a Monmouth set-up piece placed by
+// clicks (the option bar.deploy).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -663,6 +664,7 @@ async function barGamePlay(D, base, check, shot, pages) {
 async function barDecision(D, base, check, shot) {
   const here = new URL('.', import.meta.url);
   const sc = JSON.parse(readFileSync(new URL('../../scenarios/bar/1-lees-repulse.json', here), 'utf8'));
+  for (const u of sc.units) delete u.deploy;   // (bar.deploy's lists: not used here, and the body must fit 64 KiB)
   const put = (id, hex, form, facing) => Object.assign(sc.units.find((u) => u.id === id), { hex, ...(form ? { formation: form } : {}), facing });
   put('GD/LEE', 'E1525', null, 60);              // with Lee: in command (3.2b G ii)
   put('Va Bn/GD', 'E1525', 'attack_column', 60);
@@ -704,6 +706,35 @@ async function barDecision(D, base, check, shot) {
   await P.goto('about:blank');
 }
 
+// ---- a Monmouth set-up placed by clicks (the option bar.deploy) ------------------------
+
+async function barDeploy(D, base, check) {
+  const g = await post(base, '/api/games', { scenario: 'bar/1-lees-repulse', seed: 2, options: { 'bar.deploy': true }, seats: ['human', 'human'] });
+  check(g.ok && g.state.phase === 'deployment', `bar.deploy: the game opens in the deployment (${g.ok ? g.state.phase : JSON.stringify(g.error)})`);
+  if (!g.ok) return;
+  const first = g.state.to_move, seat = g.seats.find((x) => x.side === first);
+  const legal = (await get(base, `/api/games/${g.game}/legal`, seat.token)).actions;
+  const dep = legal.find((a) => a.type === 'deploy' && g.state.units.find((u) => u.id === a.unit).kind !== 'leader');
+  check(Boolean(dep), `the ${first} have pieces to deploy (${legal.filter((a) => a.type === 'deploy').length} deploy actions)`);
+  if (!dep) return;
+  const P = await D.isolatedPage();
+  await P.goto(base + seat.link);
+  await P.waitFor(() => /^Your move/.test(document.getElementById('banner').textContent), null, 20000);
+  const from = g.state.units.find((u) => u.id === dep.unit).hex;
+  const front = await P.eval((h) => { const gs = [...document.querySelectorAll(`g.counter[data-hex="${h}"]:not(.leader)`)]; return gs.pop().dataset.unit; }, from);
+  await clickSvg(P, `g.counter[data-unit="${front}"]`);
+  if (front !== dep.unit) await P.click(`#stack-list button[data-unit="${dep.unit}"]`);
+  await P.waitSel('polygon.hl-deploy');
+  const shown = (await P.eval(() => [...document.querySelectorAll('polygon.hl-deploy')].map((p) => p.dataset.hex))).sort();
+  const want = legal.filter((a) => a.type === 'deploy' && a.unit === dep.unit).map((a) => a.path[0]).sort();
+  check(JSON.stringify(shown) === JSON.stringify(want), `the highlighted hexes are ${dep.unit}'s deploy hexes (${shown.length})`);
+  await clickSvg(P, `polygon.hl-deploy[data-hex="${dep.path[0]}"]`);
+  await P.waitFor(([u, h]) => document.querySelector(`g.counter[data-unit="${CSS.escape(u)}"]`)?.dataset.hex === h, [dep.unit, dep.path[0]], 10000);
+  const st = (await get(base, `/api/games/${g.game}/state`, seat.token)).state;
+  check(st.units.find((u) => u.id === dep.unit).hex === dep.path[0] && st.phase === 'deployment', `${dep.unit} deployed ${from} → ${dep.path[0]} by clicks`);
+  await P.goto('about:blank');
+}
+
 // ---- all of it ----------------------------------------------------------------------------------
 
 export async function runSuite(D, base, t, shot) {
@@ -717,6 +748,7 @@ export async function runSuite(D, base, t, shot) {
   await replayViewer(D, base, t.check);
   await barGame(D, base, t.check, shot);
   await barDecision(D, base, t.check, shot);
+  await barDeploy(D, base, t.check);
   errors.push(...D.errors);
   t.check(errors.length === 0, `no errors in the page${errors.length ? ': ' + errors.join(' | ') : ''}`);
 }
