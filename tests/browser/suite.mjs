@@ -532,17 +532,19 @@ async function barGamePlay(D, base, check, shot, pages) {
   for (let round = 0; round < 30 && !(moved && answered) && !over; round++) {
     // Our activation to choose (or the end of the game).
     await P.waitFor(() => /Game over/.test(document.getElementById('banner').textContent) ||
-      document.querySelectorAll('#decision:not([hidden]) #decision-choices button').length > 0 ||
+      [...document.querySelectorAll('#decision:not([hidden]) #decision-choices button:not([disabled])')].some((b) => b.offsetParent !== null) ||
       (/^Your move/.test(document.getElementById('banner').textContent) && (document.querySelectorAll('#commands:not([hidden]) #command-list button').length > 0 ||
         !document.getElementById('btn-end').disabled)), null, 60000);
     if (/Game over/.test(await text(P, '#banner'))) { over = true; break; }
     // A decision of ours first (an Initiative special result, 6.2, asks
     // which Command or what for the End Turn marker; a reactive decision):
     // its first choice, by its button.
-    if (await count(P, '#decision:not([hidden]) #decision-choices button')) {
+    // (A panel the page is still redrawing, or one whose buttons are
+    // disabled while an action is under way, is waited for, not clicked.)
+    if (await P.eval(() => [...document.querySelectorAll('#decision:not([hidden]) #decision-choices button:not([disabled])')].some((b) => b.offsetParent !== null))) {
       const what = await text(P, '#decision-what');
       const n = await count(P, '#log li');
-      await P.click('#decision:not([hidden]) #decision-choices button');
+      await P.click('#decision:not([hidden]) #decision-choices button:not([disabled])');
       await P.waitFor((m) => document.querySelectorAll('#log li').length > m, n, 10000);
       console.log(`bar: decided "${what}" with its first button`);
       continue;
@@ -616,7 +618,11 @@ async function barGamePlay(D, base, check, shot, pages) {
     } else if (!moved) {
       console.log(`bar: Command ${cmd} has nothing that may move; ending it`);
     }
-    // End the segments with the end button until the activation is over.
+    // End the segments with the end button until the activation is over
+    // (once the page has taken in the last action: its buttons are
+    // disabled while one is under way).
+    await P.waitFor(() => !document.getElementById('btn-end').disabled || !/^Your move/.test(document.getElementById('banner').textContent) ||
+      document.querySelectorAll('#commands:not([hidden]) #command-list button').length > 0, null, 10000);
     const labels = [];
     for (let k = 0; k < 8; k++) {
       const st2 = await P.eval(() => ({ label: document.getElementById('btn-end').textContent, on: !document.getElementById('btn-end').disabled,
