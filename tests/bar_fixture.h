@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "fixture.h"
 #include "rules/bar/bar_int.h"
 #include "rules/rules.h"
 
@@ -40,31 +41,15 @@ static inline mk_hex hx(const char *label)
 
 static inline void force(int n, ...)
 {
-    int v[32];
     va_list ap;
     va_start(ap, n);
-    for (int i = 0; i < n; i++)
-        v[i] = va_arg(ap, int);
+    fixture_vforce(&s->head.rng, n, ap);
     va_end(ap);
-    mk_rng_clear_forced(&s->head.rng);
-    CHECK_EQ(mk_rng_force(&s->head.rng, v, n), 0);
 }
 
 static inline int act(const char *js)
 {
-    json_error_t je;
-    json_t *o = json_loads(js, 0, &je);
-    mk_action a;
-    mk_error err = {0};
-    int rc = -1;
-    if (o && sc->rs->action_parse(s, sc, o, &a, &err) == 0) {
-        mk_events_init(&ev, evs, 512);
-        rc = sc->rs->apply(s, sc, &a, &ev, &err);
-    }
-    if (rc)
-        fprintf(stderr, "  (refused: %s: %s)\n", js, err.msg);
-    json_decref(o);
-    return rc;
+    return fixture_act(sc, s, js, &ev, evs, 512);
 }
 
 /* The first event of a type/purpose in the last action, or NULL. */
@@ -153,6 +138,28 @@ static inline mk_hex nb_at(mk_hex h, int b)
         if (bar_dir_step(d) == b)
             return mk_hex_neighbor(&sc->map.grid, h, d);
     return MK_NO_HEX;
+}
+
+/* 2.3f's position (test_bar_play, test_bar_heat): on turn offset t,
+ * Grayson's Virginians (with their Brigade's leader) attack the 16th
+ * Dragoons, who face away (no Defensive Fire) in the hex at bearing 0 of
+ * E2019; after it the British decide whether to Retreat Before Close
+ * Combat. The dragoons' hex label goes into lb (MK_HEX_LABEL_MAX). */
+static inline void rbcc_position(int t, char *lb)
+{
+    empty(t);
+    place("GD/LEE", "E2019", BAR_FM_LINE, 90);
+    place("Va Bn/GD", "E2019", BAR_FM_ATTACK_COLUMN, 90);
+    mk_hex_label(&sc->map.grid, mk_hex_neighbor(&sc->map.grid, hx("E2019"), 0), lb);
+    place("16 Da", lb, BAR_FM_CAVALRY, 90);
+    s->side = BAR_AMERICAN;
+    force(1, 35);
+    CHECK_EQ(act("{\"type\":\"activate\",\"command\":\"GD\"}"), 0);
+    CHECK_EQ(act("{\"type\":\"next\"}"), 0);
+    CHECK_EQ(act("{\"type\":\"next\"}"), 0);
+    char js[160];
+    snprintf(js, sizeof js, "{\"type\":\"close_combat\",\"unit\":\"Va Bn/GD\",\"target\":\"%s\"}", lb);
+    CHECK_EQ(act(js), 0);
 }
 
 /* Loads scenario 1 as the main scenario; false (with the error printed)

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "fixture.h"
 #include "rules/hm/hm_int.h"
 #include "rules/rules.h"
 
@@ -49,29 +50,15 @@ static inline bool at(const char *id, const char *label)
 
 static inline void force(int n, ...)
 {
-    int v[32];
     va_list ap;
     va_start(ap, n);
-    for (int i = 0; i < n; i++)
-        v[i] = va_arg(ap, int);
+    fixture_vforce(&s->head.rng, n, ap);
     va_end(ap);
-    mk_rng_clear_forced(&s->head.rng);
-    CHECK_EQ(mk_rng_force(&s->head.rng, v, n), 0);
 }
 
 static inline int act(const char *js)
 {
-    json_error_t je;
-    json_t *o = json_loads(js, 0, &je);
-    mk_action a;
-    mk_error err = {0};
-    int rc = -1;
-    if (o && rs->action_parse(s, sc, o, &a, &err) == 0) {
-        mk_events_init(&ev, evs, 256);
-        rc = rs->apply(s, sc, &a, &ev, &err);
-    }
-    json_decref(o);
-    return rc;
+    return fixture_act(sc, s, js, &ev, evs, 256);
 }
 
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "fixture.h"
 #include "core/ruleset.h"
 #include "core/scenario.h"
 #include "rules/htl/htl_int.h"
@@ -92,14 +93,10 @@ static int H(T *t, const char *label)
 
 static void force(T *t, int n, ...)
 {
-    int v[32];
     va_list ap;
     va_start(ap, n);
-    for (int i = 0; i < n; i++)
-        v[i] = va_arg(ap, int);
+    fixture_vforce(&t->s.head.rng, n, ap);
     va_end(ap);
-    mk_rng_clear_forced(&t->s.head.rng);
-    CHECK_EQ(mk_rng_force(&t->s.head.rng, v, n), 0);
 }
 
 static int act(T *t, mk_action a)

@@ -69,6 +69,15 @@ static void activate(int side, const char *command)
     CHECK_EQ(s->phase, BP_MOVE);
 }
 
+/* Fire Combat (2.2) by unit at hex t, the die forced; apply's result. */
+static int fire_at(const char *unit, mk_hex t, int die)
+{
+    char js[160];
+    force(1, die);
+    snprintf(js, sizeof js, "{\"type\":\"fire\",\"unit\":\"%s\",\"target\":\"%s\"}", unit, lab(t));
+    return act(js);
+}
+
 /* The legal action of the given type, piece, target (-1: any) and flags
  * (-1: any), or NULL. */
 static mk_action list[MK_MAX_ACTIONS];
@@ -179,6 +188,30 @@ static void test_2_2d_E_iv_sixth_sp(void)
         CHECK_EQ(bar_rgt_may_fire(s, sc, gun), fires);
         CHECK_EQ(listed(BA_FIRE, gun, t, 0) != NULL, fires);
         CHECK_EQ(listed(BA_FIRE, inf, t, BAF_GUNS) != NULL, fires);
+    }
+}
+
+/* 2.2d E ii, iv with the two-hex Line (2.1a, ours: half its SPs a hex)
+ * and the Hook (a Line with an end bent back): the guns stand with their
+ * regiment in either of its hexes and count the infantry SPs of their own
+ * hex; in a Hook of 8 SPs they are under the sixth. */
+static void test_2_2d_E_iv_two_hex_line_and_hook(void)
+{
+    mk_hex t = step(centre, 0, 1), side_hex = step(centre, 2, 1);
+    int inf = pid("Lei/STI"), gun = pid("Rgt/STI#1");
+    for (int k = 0; k < 3; k++) {
+        empty(3);
+        put("STI/KNY", centre, BAR_FM_LINE, t);
+        put("Lei/STI", centre, k == 2 ? BAR_FM_HOOK : BAR_FM_LINE, t);
+        if (k < 2)
+            s->pc[inf].tail = (int8_t)(mk_hex_direction(g, centre, side_hex) + 1);
+        put("Rgt/STI#1", k == 1 ? side_hex : centre, BAR_FM_ARTILLERY, t);
+        put("11&15Va/WOO", t, BAR_FM_LINE, centre);
+        CHECK_EQ(s->pc[inf].sp, 8);
+        CHECK_EQ(bar_sp_in(s, sc, inf, s->pc[gun].hex), k < 2 ? 4 : 8);
+        CHECK(bar_rgt_may_unlimber(s, sc, gun));   /* its regiment's hex, head or tail */
+        CHECK(bar_rgt_with_owner(s, sc, gun));
+        CHECK_EQ(bar_rgt_may_fire(s, sc, gun), k < 2);   /* 4 SPs over them; the Hook's 8 */
     }
 }
 
@@ -499,21 +532,16 @@ static void test_3_2b_C_knox(void)
     CHECK(bar_fire_strength_of(s, sc, adj, t, &col) >= 0 && col >= 0);
     CHECK(mk_hex_distance(g, s->pc[adj].hex, t) >= 4);
     CHECK(listed(BA_FIRE, adj, -1, -1) == NULL);   /* not before Knox's gun fires */
-    force(1, 11);
-    char js[160];
-    snprintf(js, sizeof js, "{\"type\":\"fire\",\"unit\":\"Fld/WOO\",\"target\":\"%s\"}", lab(t));
-    CHECK_EQ(act(js), 0);
+    CHECK_EQ(fire_at("Fld/WOO", t, 11), 0);
     CHECK_EQ(s->bat_leader, pid("KNO/GW"));
     CHECK(listed(BA_FIRE, adj, t, 0) != NULL);
     CHECK(listed(BA_FIRE, adj, step(t, 0, 1), -1) == NULL);   /* the same target only */
     CHECK(listed(BA_FIRE, two, -1, -1) == NULL);   /* 2 hexes from Knox */
-    force(1, 11);
-    snprintf(js, sizeof js, "{\"type\":\"fire\",\"unit\":\"Fld/HUN\",\"target\":\"%s\"}", lab(t));
-    CHECK_EQ(act(js), 0);
+    CHECK_EQ(fire_at("Fld/HUN", t, 11), 0);
     CHECK(find_ev("battery_fire", NULL) != NULL);
     CHECK_EQ(count_ev("roll", "fire"), 1);   /* its own fire */
     CHECK(s->pc[adj].more2 & BM2_BATTERY);
-    CHECK(act(js) < 0);   /* once */
+    CHECK(fire_at("Fld/HUN", t, 11) < 0);   /* once */
     CHECK(!bar_piece_active(s, sc, adj));   /* it did not join the activation */
     /* later that turn, HUN's own activation: it has fired for the turn */
     CHECK_EQ(act("{\"type\":\"next\"}"), 0);
@@ -533,9 +561,7 @@ static void test_3_2b_C_knox(void)
     s->acted[BAR_AMERICAN] |= 1ull << x->p[adj].org;
     activate(BAR_AMERICAN, "WOO");
     CHECK_EQ(act("{\"type\":\"next\"}"), 0);
-    force(1, 11);
-    snprintf(js, sizeof js, "{\"type\":\"fire\",\"unit\":\"Fld/WOO\",\"target\":\"%s\"}", lab(t));
-    CHECK_EQ(act(js), 0);
+    CHECK_EQ(fire_at("Fld/WOO", t, 11), 0);
     CHECK(listed(BA_FIRE, adj, -1, -1) == NULL);
     /* without Knox in the hex: no battery */
     empty(3);
@@ -546,8 +572,7 @@ static void test_3_2b_C_knox(void)
     put("63/5th", t, BAR_FM_LINE, centre);
     activate(BAR_AMERICAN, "WOO");
     CHECK_EQ(act("{\"type\":\"next\"}"), 0);
-    force(1, 11);
-    CHECK_EQ(act(js), 0);
+    CHECK_EQ(fire_at("Fld/WOO", t, 11), 0);
     CHECK_EQ(s->bat_leader, -1);
     CHECK(listed(BA_FIRE, adj, -1, -1) == NULL);
     (void)own;
@@ -627,10 +652,7 @@ static void test_3_2b_D_du_plessis(void)
     CHECK_EQ(act("{\"type\":\"next\"}"), 0);
     int col;
     CHECK(bar_fire_strength_of(s, sc, gd, t, &col) >= 0 && col >= 0);
-    force(1, 11);
-    char js[160];
-    snprintf(js, sizeof js, "{\"type\":\"fire\",\"unit\":\"Fld/WOO\",\"target\":\"%s\"}", lab(t));
-    CHECK_EQ(act(js), 0);
+    CHECK_EQ(fire_at("Fld/WOO", t, 11), 0);
     CHECK_EQ(s->bat_leader, pid("duPM/GRE"));
     CHECK(listed(BA_FIRE, hun, t, 0) != NULL);
     CHECK(listed(BA_FIRE, gd, -1, -1) == NULL);
@@ -643,9 +665,7 @@ static void test_3_2b_D_du_plessis(void)
     put("63/5th", t, BAR_FM_LINE, centre);
     activate(BAR_AMERICAN, "GD");
     CHECK_EQ(act("{\"type\":\"next\"}"), 0);
-    force(1, 11);
-    snprintf(js, sizeof js, "{\"type\":\"fire\",\"unit\":\"Fld/GD\",\"target\":\"%s\"}", lab(t));
-    CHECK_EQ(act(js), 0);
+    CHECK_EQ(fire_at("Fld/GD", t, 11), 0);
     CHECK_EQ(s->bat_leader, -1);
     CHECK(listed(BA_FIRE, hun, -1, -1) == NULL);
 }
@@ -665,14 +685,9 @@ static void test_4_2b_D_pattison(void)
     activate(BAR_BRITISH, "5th");
     CHECK_EQ(act("{\"type\":\"next\"}"), 0);
     CHECK(listed(BA_FIRE, f4, -1, -1) == NULL);
-    force(1, 11);
-    char js[160];
-    snprintf(js, sizeof js, "{\"type\":\"fire\",\"unit\":\"Fld/5th\",\"target\":\"%s\"}", lab(t));
-    CHECK_EQ(act(js), 0);
+    CHECK_EQ(fire_at("Fld/5th", t, 11), 0);
     CHECK_EQ(s->bat_leader, pid("PAT/HC"));
-    force(1, 11);
-    snprintf(js, sizeof js, "{\"type\":\"fire\",\"unit\":\"Fld/4th\",\"target\":\"%s\"}", lab(t));
-    CHECK_EQ(act(js), 0);
+    CHECK_EQ(fire_at("Fld/4th", t, 11), 0);
     const mk_event *e = find_ev("battery_fire", NULL);
     CHECK(e && e->rule && strstr(e->rule, "4.2b D"));
 }
@@ -798,6 +813,7 @@ int main(void)
     if (centre != MK_NO_HEX) {
         test_2_2d_E_iv_combined_fire();
         test_2_2d_E_iv_sixth_sp();
+    test_2_2d_E_iv_two_hex_line_and_hook();
         test_2_2d_E_ii_owner_hex();
         test_2_2d_E_iii_stacking();
         test_2_2d_E_vi_losses();

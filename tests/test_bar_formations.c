@@ -648,6 +648,29 @@ static void test_line_two_hex_wheel_2_1a(void)
 }
 
 
+/* Grayson's Virginians, at hex from, attack hex target in Close Combat
+ * (2.3) with the dice that beat the defender (a 95, then 99s); the
+ * defender's "retreat" event, or NULL. */
+static const mk_event *va_close_combat(mk_hex from, mk_hex target, int defender)
+{
+    place("Va Bn/GD", "E2019", BAR_FM_LINE, 0);
+    int va = pid("Va Bn/GD");
+    s->pc[va].hex = from;
+    s->side = BAR_AMERICAN;
+    s->org = x->p[va].org;
+    s->phase = BP_CC;
+    CHECK(legal_has(BA_CC, va, target));
+    force(8, 95, 99, 99, 99, 99, 99, 99, 99);
+    char js[160];
+    snprintf(js, sizeof js, "{\"type\":\"close_combat\",\"unit\":\"Va Bn/GD\",\"target\":\"%s\"}", L(0, target));
+    CHECK_EQ(act(js), 0);
+    const mk_event *r = NULL;
+    for (int k = 0; k < ev.n; k++)
+        if (!strcmp(ev.ev[k].type, "retreat") && ev.ev[k].unit == defender)
+            r = &ev.ev[k];
+    return r;
+}
+
 /* 2.1c (ours): a two-hex Road Column beaten in close combat at its
  * trailing hex retreats head first (never into its own tail), the tail
  * following into the head's hex; the attacker advances into the emptied
@@ -660,22 +683,8 @@ static void test_road_column_close_combat_retreat_2_1c(void)
     int gr = activate_gr("E2019", BAR_FM_ROAD_COLUMN, 0);
     s->pc[gr].sp = 12;
     s->pc[gr].tail = (int8_t)(mk_hex_direction(&sc->map.grid, a, back) + 1);
-    mk_hex am = nb_at(back, 6);
-    place("Va Bn/GD", "E2019", BAR_FM_LINE, 0);
+    const mk_event *r = va_close_combat(nb_at(back, 6), back, gr);
     int va = pid("Va Bn/GD");
-    s->pc[va].hex = am;
-    s->side = BAR_AMERICAN;
-    s->org = x->p[va].org;
-    s->phase = BP_CC;
-    CHECK(legal_has(BA_CC, va, back));
-    force(8, 95, 99, 99, 99, 99, 99, 99, 99);
-    char js[160];
-    snprintf(js, sizeof js, "{\"type\":\"close_combat\",\"unit\":\"Va Bn/GD\",\"target\":\"%s\"}", L(0, back));
-    CHECK_EQ(act(js), 0);
-    const mk_event *r = NULL;
-    for (int k = 0; k < ev.n; k++)
-        if (!strcmp(ev.ev[k].type, "retreat") && ev.ev[k].unit == gr)
-            r = &ev.ev[k];
     CHECK(r != NULL);
     if (!r)
         return;
@@ -696,22 +705,8 @@ static void test_line_two_hex_close_combat_retreat_2_1a(void)
     mk_hex a = hx("E2019"), south = nb_at(a, 6);
     int gd = activate_gr("E2019", BAR_FM_LINE, 90);
     s->pc[gd].tail = (int8_t)(mk_hex_direction(&sc->map.grid, a, south) + 1);
-    place("Va Bn/GD", "E2019", BAR_FM_LINE, 0);
-    int va = pid("Va Bn/GD");
-    mk_hex am = nb_at(south, 6);   /* behind the Line's second hex: its flank, no defensive fire */
-    s->pc[va].hex = am;
-    s->side = BAR_AMERICAN;
-    s->org = x->p[va].org;
-    s->phase = BP_CC;
-    CHECK(legal_has(BA_CC, va, south));
-    force(8, 95, 99, 99, 99, 99, 99, 99, 99);
-    char js[160];
-    snprintf(js, sizeof js, "{\"type\":\"close_combat\",\"unit\":\"Va Bn/GD\",\"target\":\"%s\"}", L(0, south));
-    CHECK_EQ(act(js), 0);
-    const mk_event *r = NULL;
-    for (int k = 0; k < ev.n; k++)
-        if (!strcmp(ev.ev[k].type, "retreat") && ev.ev[k].unit == gd)
-            r = &ev.ev[k];
+    /* from behind the Line's second hex: its flank, no defensive fire */
+    const mk_event *r = va_close_combat(nb_at(south, 6), south, gd);
     CHECK(r != NULL);
     CHECK_EQ(s->pc[gd].tail, 0);   /* contracted */
     CHECK(s->pc[gd].hex != a && s->pc[gd].hex != south && s->pc[gd].hex != MK_NO_HEX);

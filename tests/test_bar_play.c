@@ -892,20 +892,8 @@ static void test_charge(void)
 static void test_retreat_before_close_combat(void)
 {
     for (int retreat = 1; retreat >= 0; retreat--) {
-        empty(3);
-        place("GD/LEE", "E2019", BAR_FM_LINE, 90);
-        place("Va Bn/GD", "E2019", BAR_FM_ATTACK_COLUMN, 90);
-        mk_hex ne = mk_hex_neighbor(&sc->map.grid, hx("E2019"), 0);
-        char lb[MK_HEX_LABEL_MAX], js[160];
-        mk_hex_label(&sc->map.grid, ne, lb);
-        place("16 Da", lb, BAR_FM_CAVALRY, 90);   /* faces away: no defensive fire */
-        s->side = BAR_AMERICAN;
-        force(1, 35);
-        CHECK_EQ(act("{\"type\":\"activate\",\"command\":\"GD\"}"), 0);
-        CHECK_EQ(act("{\"type\":\"next\"}"), 0);
-        CHECK_EQ(act("{\"type\":\"next\"}"), 0);
-        snprintf(js, sizeof js, "{\"type\":\"close_combat\",\"unit\":\"Va Bn/GD\",\"target\":\"%s\"}", lb);
-        CHECK_EQ(act(js), 0);
+        char lb[MK_HEX_LABEL_MAX];
+        rbcc_position(3, lb);
         CHECK_EQ(sc->rs->to_move(s), BAR_BRITISH);
         /* the state's "to_move" says so too (the page and the protocol's
          * clients read it), and "active" stays the attacker's */
@@ -917,10 +905,10 @@ static void test_retreat_before_close_combat(void)
         int u = pid("Va Bn/GD"), c = pid("16 Da");
         if (retreat) {
             CHECK_EQ(act("{\"type\":\"retreat_before_close_combat\",\"retreat\":true}"), 0);
-            CHECK(s->pc[c].hex != ne);
-            CHECK(mk_hex_adjacent(&sc->map.grid, s->pc[c].hex, ne));
+            CHECK(s->pc[c].hex != hx(lb));
+            CHECK(mk_hex_adjacent(&sc->map.grid, s->pc[c].hex, hx(lb)));
             CHECK_EQ(s->pc[c].sp, x->p[c].sp);
-            CHECK_EQ(s->pc[u].hex, ne);
+            CHECK_EQ(s->pc[u].hex, hx(lb));
         } else {
             force(2, 50, 99);
             CHECK_EQ(act("{\"type\":\"retreat_before_close_combat\",\"retreat\":false}"), 0);

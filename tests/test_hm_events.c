@@ -127,14 +127,10 @@ static bool choice_listed(const char *hex, const char *unit)
  * (its CAP d6 and, on a 1, the event dice). */
 static void end_turn(int n, ...)
 {
-    int v[8];
     va_list ap;
     va_start(ap, n);
-    for (int i = 0; i < n; i++)
-        v[i] = va_arg(ap, int);
+    fixture_vforce(&s->head.rng, n, ap);
     va_end(ap);
-    mk_rng_clear_forced(&s->head.rng);
-    CHECK_EQ(mk_rng_force(&s->head.rng, v, n), 0);
     CHECK_EQ(act("{\"type\":\"end_turn\"}"), 0);
     CHECK_EQ(mk_rng_forced_left(&s->head.rng), 0);
 }

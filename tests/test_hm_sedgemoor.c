@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "fixture.h"
 #include "core/catalog.h"
 #include "rules/hm/hm_int.h"
 #include "rules/rules.h"
@@ -56,32 +57,17 @@ static const char *hex(const char *id)
 
 static void force(int n, ...)
 {
-    int v[32];
+    CHECK_EQ(mk_rng_forced_left(&s->head.rng), 0);
     va_list ap;
     va_start(ap, n);
-    for (int i = 0; i < n; i++)
-        v[i] = va_arg(ap, int);
+    fixture_vforce(&s->head.rng, n, ap);
     va_end(ap);
-    CHECK_EQ(mk_rng_forced_left(&s->head.rng), 0);
-    CHECK_EQ(mk_rng_force(&s->head.rng, v, n), 0);
 }
 
 /* Applies an action given as PROTOCOL JSON; returns apply's result. */
 static int act(const char *js)
 {
-    json_error_t je;
-    json_t *o = json_loads(js, 0, &je);
-    mk_action a;
-    mk_error err = {0};
-    int rc = -1;
-    if (o && rs->action_parse(s, sc, o, &a, &err) == 0) {
-        mk_events_init(&ev, evs, 256);
-        rc = rs->apply(s, sc, &a, &ev, &err);
-    }
-    if (rc)
-        fprintf(stderr, "refused: %s: %s\n", js, err.msg);
-    json_decref(o);
-    return rc;
+    return fixture_act(sc, s, js, &ev, evs, 256);
 }
 
 /* The dice of the n-th "roll" event of the last action with that purpose. */

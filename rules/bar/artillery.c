@@ -12,18 +12,19 @@
 
 bool bar_is_rgt_gun(const bar_pinfo *p) { return p->kind == BK_ARTILLERY && p->type == BAR_UT_ART_REGIMENTAL; }
 
-/* Infantry SPs of side in hex h, and whether one of those units is in Line
- * (Hook is not built). */
+/* Infantry SPs of side in hex h (a two-hex unit's there, 2.1a, 2.1c),
+ * and whether one of those units is in Line or Hook (2.1a: a Hook is a
+ * Line with an end bent back). */
 static int infantry_sps(const bar_state *s, const mk_scenario *sc, mk_hex h, int side, bool *line)
 {
     const bar_ext *x = bar_x(sc);
     int sp = 0;
     *line = false;
     for (int j = 0; j < s->npieces; j++) {
-        if (s->pc[j].hex != h || x->p[j].kind != BK_INFANTRY || x->p[j].side != side || !bar_alive(s, j))
+        if (x->p[j].kind != BK_INFANTRY || x->p[j].side != side || !bar_alive(s, j) || !bar_in_hex(s, sc, j, h))
             continue;
-        sp += s->pc[j].sp;
-        *line |= s->pc[j].form == BAR_FM_LINE;
+        sp += bar_sp_in(s, sc, j, h);
+        *line |= s->pc[j].form == BAR_FM_LINE || s->pc[j].form == BAR_FM_HOOK;
     }
     return sp;
 }
@@ -38,7 +39,7 @@ bool bar_rgt_may_fire(const bar_state *s, const mk_scenario *sc, int g)
     if (!bar_is_rgt_gun(&x->p[g]))
         return true;
     int o = x->p[g].owner;
-    if (o < 0 || !bar_alive(s, o) || s->pc[g].hex == MK_NO_HEX || s->pc[o].hex != s->pc[g].hex)
+    if (o < 0 || !bar_alive(s, o) || s->pc[g].hex == MK_NO_HEX || !bar_in_hex(s, sc, o, s->pc[g].hex))
         return false;
     bool line;
     int sp = infantry_sps(s, sc, s->pc[g].hex, x->p[g].side, &line);
@@ -51,7 +52,7 @@ bool bar_rgt_may_unlimber(const bar_state *s, const mk_scenario *sc, int g)
     const bar_ext *x = bar_x(sc);
     int o = x->p[g].owner;
     return !bar_is_rgt_gun(&x->p[g]) ||
-           (o >= 0 && bar_alive(s, o) && s->pc[o].hex != MK_NO_HEX && s->pc[o].hex == s->pc[g].hex);
+           (o >= 0 && bar_alive(s, o) && s->pc[g].hex != MK_NO_HEX && bar_in_hex(s, sc, o, s->pc[g].hex));
 }
 
 /* 2.2d E iv: the regimental guns that may fire together with infantry unit
@@ -64,7 +65,7 @@ int bar_rgt_guns_with(const bar_state *s, const mk_scenario *sc, int i)
         return -1;
     for (int g = 0; g < s->npieces; g++) {
         const bar_pc *p = &s->pc[g];
-        if (x->p[g].owner != i || p->hex != s->pc[i].hex || p->form != BAR_FM_ARTILLERY ||
+        if (x->p[g].owner != i || p->hex == MK_NO_HEX || !bar_in_hex(s, sc, i, p->hex) || p->form != BAR_FM_ARTILLERY ||
             (p->status & BS_ROUTED) || (p->flags & (BF_FIRED | BF_ELIM)) || (p->more2 & BM2_BATTERY) ||
             x->p[g].fire_row < 0 || !bar_piece_active(s, sc, g) || !bar_rgt_may_fire(s, sc, g))
             continue;
@@ -92,7 +93,7 @@ bool bar_rgt_with_owner(const bar_state *s, const mk_scenario *sc, int g)
     const bar_ext *x = bar_x(sc);
     int o = x->p[g].owner;
     return o >= 0 && bar_is_rgt_gun(&x->p[g]) && s->pc[g].hex != MK_NO_HEX && bar_alive(s, o) &&
-           s->pc[o].hex == s->pc[g].hex;
+           bar_in_hex(s, sc, o, s->pc[g].hex);   /* either hex of a two-hex regiment (2.1a, 2.1c) */
 }
 
 /* 2.2d E viii: "Regimental guns always conform to the Organizational and

@@ -3,11 +3,12 @@
  * the Monmouth exclusive rulebook, /work/shared/rules/
  * monmouth-bar-exclusive-rules.txt).
  *
- * The ruleset itself (state, legal, apply) is not built yet: what is here
- * are pure, self-contained modules it will use. Each engineer keeps a
- * separate, marked section below; edit only your own. docs/bar.md maps
- * the rule sections to these functions and lists our readings of unclear
- * text (AMB-BAR-*) and every estimate. */
+ * What is here are the pure, self-contained parts (the turn clock, the
+ * map and line of sight, the order of battle and the scenarios' set-ups,
+ * the charts, leaders, victory); the game itself (state, legal, apply)
+ * is declared in bar_int.h. docs/bar.md maps the rule sections to the
+ * functions and lists our readings of unclear text (AMB-BAR-*) and every
+ * estimate. */
 #ifndef BAR_H
 #define BAR_H
 
@@ -470,7 +471,6 @@ typedef enum {
     BAR_FR_RIFLE, BAR_FR_JAEGER, BAR_FR_FIELD, BAR_FR_LIGHT_ARTILLERY, BAR_FR_REGIMENTAL,
     BAR_NFIRE_ROWS
 } bar_fire_row;
-const char *bar_fire_row_name(int row);   /* "foot", ..., "light_artillery" */
 bool bar_fire_row_artillery(int row);
 
 /* Formations (2.1, 2.1e, TEC stacking). */
@@ -830,7 +830,6 @@ int bar_oob_parse_text(bar_oob *o, const char *text, const char *file, mk_error 
 int bar_oob_find_unit(const bar_oob *o, const char *id);            /* -1 if none */
 int bar_oob_find_leader(const bar_oob *o, const char *id);
 int bar_oob_find_org(const bar_oob *o, int side, const char *id);
-const char *bar_unit_type_name(int t);   /* the JSON names; NULL if bad */
 
 /* --- scenarios ---------------------------------------------------------- */
 

@@ -404,7 +404,6 @@ static inline void bar_want_range(const bar_state *s, const mk_action *want, int
 void bar_occ_build(bar_occ *o, const bar_state *s, const mk_scenario *sc);
 static inline bool bar_is_leader(const bar_pinfo *p) { return p->kind == BK_LEADER; }
 static inline bool bar_alive(const bar_state *s, int i) { return !(s->pc[i].flags & BF_ELIM); }
-static inline bool bar_on_map(const bar_state *s, int i) { return s->pc[i].hex != MK_NO_HEX; }
 int bar_other(int side);
 const char *bar_pid(const mk_scenario *sc, int i);
 /* A combat unit, on the map, of side (or any side if -1), not routed if formed. */
@@ -550,8 +549,6 @@ bool bar_rgt_may_unlimber(const bar_state *s, const mk_scenario *sc, int g);
 bool bar_rgt_spared(const bar_state *s, const mk_scenario *sc, int g);
 bool bar_rgt_with_owner(const bar_state *s, const mk_scenario *sc, int g);
 void bar_rgt_conform(bar_state *s, const mk_scenario *sc);
-int bar_legal_prolonge(const bar_state *s, const mk_scenario *sc, int i, mk_action *out, int n, int cap);
-void bar_apply_prolonge(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_events *ev);
 void bar_battery_note(bar_state *s, const mk_scenario *sc, int i, mk_hex target);
 bool bar_battery_may(const bar_state *s, const mk_scenario *sc, int j);
 int bar_legal_attach(const bar_state *s, const mk_scenario *sc, int lo, int hi, mk_action *out, int n, int cap);

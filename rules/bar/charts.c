@@ -57,10 +57,6 @@ static const char *const ini_names[BAR_NINI] = {
 };
 static const char *const pu_names[BAR_NPU] = {"no_quarter", "no_control", "hesitation", "no_pursuit"};
 
-const char *bar_fire_row_name(int row)
-{
-    return row >= 0 && row < BAR_NFIRE_ROWS ? row_names[row] : NULL;
-}
 bool bar_fire_row_artillery(int row)
 {
     return row == BAR_FR_FIELD || row == BAR_FR_LIGHT_ARTILLERY || row == BAR_FR_REGIMENTAL;

@@ -28,22 +28,6 @@ static bool enemy_in(const bar_occ *o, const mk_scenario *sc, mk_hex h, int side
     return false;
 }
 
-/* The SP stacking limit of hex h with the units there and (extra SPs in
- * extra_form) one more; returns the SPs over it (<= 0 fits). */
-int bar_stack_limit(const bar_state *s, const mk_scenario *sc, mk_hex h, int extra, int extra_form)
-{
-    const bar_ext *x = bar_x(sc);
-    int total = extra, limit = extra_form >= 0 ? x->ch.stacking[extra_form] : 99;
-    for (int i = 0; i < s->npieces; i++) {
-        if (!bar_in_hex(s, sc, i, h) || bar_is_leader(&x->p[i]))
-            continue;
-        total += bar_sp_in(s, sc, i, h);
-        if (x->ch.stacking[s->pc[i].form] < limit)
-            limit = x->ch.stacking[s->pc[i].form];
-    }
-    return total - limit;
-}
-
 static bool cavalry_in(const bar_occ *o, const mk_scenario *sc, mk_hex h, int except)
 {
     const bar_ext *x = bar_x(sc);
@@ -61,7 +45,7 @@ static bool rgt_zero(const bar_state *s, const mk_scenario *sc, int j, mk_hex h,
 {
     const bar_ext *x = bar_x(sc);
     int o = x->p[j].owner;
-    if (o < 0 || form != BAR_FM_ARTILLERY_ROAD_COLUMN || s->pc[o].hex != h || !bar_alive(s, o))
+    if (o < 0 || form != BAR_FM_ARTILLERY_ROAD_COLUMN || !bar_in_hex(s, sc, o, h) || !bar_alive(s, o))
         return false;
     int f = s->pc[o].form;
     return f == BAR_FM_ROAD_COLUMN || f == BAR_FM_MARCH_COLUMN || f == BAR_FM_ATTACK_COLUMN;
@@ -88,6 +72,17 @@ static int stack_over(const bar_state *s, const bar_occ *o, const mk_scenario *s
             limit = x->ch.stacking[s->pc[i].form];
     }
     return total - limit;
+}
+
+/* The SPs over the stacking limit of hex h with the units there and
+ * extra SPs in extra_form (-1: none) added (<= 0 fits): stack_over for
+ * callers without an occupancy (set-up checks, tests). */
+int bar_stack_limit(const bar_state *s, const mk_scenario *sc, mk_hex h, int extra, int extra_form)
+{
+    bar_occ o;
+    int sp;
+    bar_occ_build(&o, s, sc);
+    return stack_over(s, &o, sc, h, extra, extra_form, -1, &sp);
 }
 
 /* Does piece i fit in hex h with `want` of its SPs there in formation

@@ -204,11 +204,6 @@ static const char *const fire_row_names[BAR_NFIRE_ROWS] = {
     [BAR_FR_LIGHT_ARTILLERY] = "light artillery", [BAR_FR_REGIMENTAL] = "regimental",
 };
 
-const char *bar_unit_type_name(int t)
-{
-    return t >= 0 && t < BAR_NUNIT_TYPES ? type_names[t] : NULL;
-}
-
 /* The chart row of a type: 4.1b D puts Jaegers and Chasseurs on one row;
  * cavalry has none of its own here (-1). */
 static int default_fire_row(int type)

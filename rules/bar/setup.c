@@ -237,6 +237,32 @@ static int place_area(builder *b, const bar_place *pl, mk_hex h, int *at)
     return n;
 }
 
+/* Place one piece: its hex (place_hex), its deploy area (place_area,
+ * from *dat, *dn hexes) and the builder's record of it, which the later
+ * places read (stacking, "with" areas). Returns the hex, MK_NO_HEX for a
+ * reinforcement or no room (then nothing is recorded). */
+static mk_hex place_piece(builder *b, const bar_place *pl, int *dat, int *dn)
+{
+    int side = pl->unit >= 0 ? b->o->unit[pl->unit].side : b->o->leader[pl->leader].side;
+    int sp = pl->unit >= 0 ? b->o->unit[pl->unit].sp : 0;
+    mk_hex h = place_hex(b, pl, side, sp);
+    *dn = place_area(b, pl, h, dat);
+    if (h == MK_NO_HEX)
+        return h;
+    if (pl->unit >= 0) {
+        b->uat[pl->unit] = *dat;
+        b->un[pl->unit] = *dn;
+        b->uhex[pl->unit] = h;
+        b->sp[h] += sp;
+        b->side_at[h] = (int8_t)side;
+    } else {
+        b->lat[pl->leader] = *dat;
+        b->ln[pl->leader] = *dn;
+        b->lhex[pl->leader] = h;
+    }
+    return h;
+}
+
 static json_t *label(const mk_grid *g, mk_hex h)
 {
     char lb[MK_HEX_LABEL_MAX];
@@ -335,67 +361,30 @@ json_t *bar_build_scenario(int n, mk_error *err)
         b.lhex[i] = MK_NO_HEX;
     memset(b.side_at, -1, sizeof b.side_at);
 
-    /* Places first, "with" places second (they need the others' hexes). */
+    /* Places first, "with" places second (they need the others' hexes);
+     * the standard pieces, then those of the 7.1a C variant. A place is
+     * one or the other, so one set of per-place arrays serves both. */
     static mk_hex at[BAR_SC_MAX_PLACES];
-    static int dat[BAR_SC_MAX_PLACES], dn[BAR_SC_MAX_PLACES], vdat[BAR_SC_MAX_PLACES], vdn[BAR_SC_MAX_PLACES];
+    static int dat[BAR_SC_MAX_PLACES], dn[BAR_SC_MAX_PLACES];
     static int cdat[BAR_OOB_MAX_UNITS], cdn[BAR_OOB_MAX_UNITS];
-    for (int pass = 0; pass < 2; pass++)
-        for (int i = 0; i < s.nplaces; i++) {
-            const bar_place *pl = &s.place[i];
-            if (pl->variant != 0 || (pl->at == BAR_AT_WITH) != (pass == 1))
-                continue;
-            int side = pl->unit >= 0 ? o.unit[pl->unit].side : o.leader[pl->leader].side;
-            int sp = pl->unit >= 0 ? o.unit[pl->unit].sp : 0;
-            mk_hex h = place_hex(&b, pl, side, sp);
-            at[i] = h;
-            dn[i] = place_area(&b, pl, h, &dat[i]);
-            if (h == MK_NO_HEX)
-                continue;
-            if (pl->unit >= 0) {
-                b.uat[pl->unit] = dat[i];
-                b.un[pl->unit] = dn[i];
-                b.uhex[pl->unit] = h;
-                b.sp[h] += sp;
-                b.side_at[h] = (int8_t)side;
-            } else {
-                b.lat[pl->leader] = dat[i];
-                b.ln[pl->leader] = dn[i];
-                b.lhex[pl->leader] = h;
+    for (int variant = 0; variant < 2; variant++)
+        for (int pass = 0; pass < 2; pass++)
+            for (int i = 0; i < s.nplaces; i++) {
+                const bar_place *pl = &s.place[i];
+                if (pl->variant == variant && (pl->at == BAR_AT_WITH) == (pass == 1))
+                    at[i] = place_piece(&b, pl, &dat[i], &dn[i]);
             }
-        }
 
     /* Monmouth 7.1a C (the optional variant, the game's option
      * "bar.7.1a.C"): its pieces go in the file too, marked "variant": 1,
-     * placed the same way after every other piece; i: Morgan's Command;
-     * ii: the British choice of up to 25 SPs from the Flank Guards and
-     * the Jaeger Corps, ours: the units in the order of battle's order
-     * while they fit, within 6 hexes of Clinton ("south of the Monmouth
-     * Court House-Shrewsbury Road" is not checked: the schematic map). */
-    static mk_hex vat[BAR_SC_MAX_PLACES];
+     * placed the same way after every other piece (above); i: Morgan's
+     * Command; ii: the British choice of up to 25 SPs from the Flank
+     * Guards and the Jaeger Corps, ours: the units in the order of
+     * battle's order while they fit, within 6 hexes of Clinton ("south of
+     * the Monmouth Court House-Shrewsbury Road" is not checked: the
+     * schematic map). */
     static bar_place vpl[BAR_OOB_MAX_UNITS];
     int nv = 0;
-    for (int pass = 0; pass < 2 && s.nvariants > 0; pass++)
-        for (int i = 0; i < s.nplaces; i++) {
-            const bar_place *pl = &s.place[i];
-            if (pl->variant != 1 || (pl->at == BAR_AT_WITH) != (pass == 1))
-                continue;
-            int side = pl->unit >= 0 ? o.unit[pl->unit].side : o.leader[pl->leader].side;
-            int sp = pl->unit >= 0 ? o.unit[pl->unit].sp : 0;
-            mk_hex h = place_hex(&b, pl, side, sp);
-            vat[i] = h;
-            vdn[i] = place_area(&b, pl, h, &vdat[i]);
-            if (pl->unit >= 0) {
-                b.uat[pl->unit] = vdat[i];
-                b.un[pl->unit] = vdn[i];
-                b.uhex[pl->unit] = h;
-                b.sp[h] += sp;
-                b.side_at[h] = (int8_t)side;
-            } else {
-                b.lat[pl->leader] = vdat[i];
-                b.ln[pl->leader] = vdn[i];
-                b.lhex[pl->leader] = h;
-            }
-        }
     if (s.nvariants > 0 && s.choice_max_sp > 0 && s.choice_leader >= 0 && b.lhex[s.choice_leader] != MK_NO_HEX) {
         int total = 0;
         for (int u = 0; u < o.nunits && nv < BAR_OOB_MAX_UNITS; u++) {
@@ -420,11 +409,7 @@ json_t *bar_build_scenario(int n, mk_error *err)
             pl->group = -1;
             pl->order = -1;
             snprintf(pl->section, sizeof pl->section, "7.1a C ii");
-            mk_hex h = place_hex(&b, pl, BAR_BRITISH, o.unit[u].sp);
-            cdn[nv] = place_area(&b, pl, h, &cdat[nv]);
-            b.uhex[u] = h;
-            b.sp[h] += o.unit[u].sp;
-            b.side_at[h] = BAR_BRITISH;
+            place_piece(&b, pl, &cdat[nv], &cdn[nv]);
             total += o.unit[u].sp;
             nv++;
         }
@@ -457,7 +442,7 @@ json_t *bar_build_scenario(int n, mk_error *err)
             json_array_append_new(units, piece_json(&b, &s.place[i], at[i], dat[i], dn[i]));
     for (int i = 0; i < s.nplaces; i++)   /* 7.1a C: the variant's pieces, "variant": 1 */
         if (s.place[i].variant == 1) {
-            json_t *pj = piece_json(&b, &s.place[i], vat[i], vdat[i], vdn[i]);
+            json_t *pj = piece_json(&b, &s.place[i], at[i], dat[i], dn[i]);
             json_object_set_new(pj, "variant", json_integer(1));
             json_array_append_new(units, pj);
         }
