@@ -7,6 +7,7 @@
 #ifndef MUSKET_TESTS_FIXTURE_H
 #define MUSKET_TESTS_FIXTURE_H
 
+#include <jansson.h>
 #include <stdarg.h>
 #include <stdio.h>
 

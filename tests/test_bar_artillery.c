@@ -813,7 +813,7 @@ int main(void)
     if (centre != MK_NO_HEX) {
         test_2_2d_E_iv_combined_fire();
         test_2_2d_E_iv_sixth_sp();
-    test_2_2d_E_iv_two_hex_line_and_hook();
+        test_2_2d_E_iv_two_hex_line_and_hook();
         test_2_2d_E_ii_owner_hex();
         test_2_2d_E_iii_stacking();
         test_2_2d_E_vi_losses();

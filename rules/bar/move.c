@@ -76,7 +76,8 @@ static int stack_over(const bar_state *s, const bar_occ *o, const mk_scenario *s
 
 /* The SPs over the stacking limit of hex h with the units there and
  * extra SPs in extra_form (-1: none) added (<= 0 fits): stack_over for
- * callers without an occupancy (set-up checks, tests). */
+ * callers without an occupancy (the tests; it builds one, 27 KB
+ * on the stack, so it is no hot path's). */
 int bar_stack_limit(const bar_state *s, const mk_scenario *sc, mk_hex h, int extra, int extra_form)
 {
     bar_occ o;
