@@ -111,6 +111,41 @@ static uint64_t replay(const mk_scenario *sc, uint64_t seed, uint64_t options)
 
 static void play(const mk_scenario *sc, uint64_t seed, uint64_t options, bool full);
 
+/* The shortcuts the engine takes for speed give what the slow ways give:
+ * hm_stack_view_ok is hm_can_stack for every piece and hex; a unit's own
+ * list (hm_legal_moves/hm_legal_combat with only = u, what apply looks in
+ * first) is exactly the whole list's actions of that unit, in order. */
+static long view_checks, only_checks;
+static void check_shortcuts(const hm_state *s, const mk_scenario *sc, uint64_t seed)
+{
+    static mk_action all[MK_MAX_ACTIONS], own[MK_MAX_ACTIONS];
+    int size = mk_grid_size(&sc->map.grid);
+    for (int u = 0; u < s->nunits; u++) {
+        hm_stack_view v;
+        hm_stack_view_init(s, sc, u, &v);
+        for (int h = 0; h < size; h++, view_checks++)
+            if (hm_stack_view_ok(s, sc, &v, h) != hm_can_stack(s, sc, u, h, -1) &&
+                failures++ < 10)
+                fprintf(stderr, "seed %llu: stack view of %s at hex %d differs\n",
+                        (unsigned long long)seed, sc->units[u].id, h);
+    }
+    if (s->pending || s->rev.held)
+        return;
+    int n = rs->legal(s, sc, all, MK_MAX_ACTIONS);
+    for (int u = 0; u < s->nunits; u++, only_checks++) {
+        int m = hm_legal_moves(s, sc, own, 0, MK_MAX_ACTIONS, u);
+        m = hm_legal_combat(s, sc, own, m, MK_MAX_ACTIONS, u);
+        int j = 0;
+        bool same = true;
+        for (int i = 0; i < n && same; i++)
+            if (all[i].type != HA_END && all[i].unit == u)
+                same = j < m && mk_action_equal(&all[i], &own[j++]);
+        if ((!same || j != m) && failures++ < 10)
+            fprintf(stderr, "seed %llu: %s's own list differs from the whole list's\n",
+                    (unsigned long long)seed, sc->units[u].id);
+    }
+}
+
 /* Every game of one scenario: without options, each option alone (with
  * the rules it needs), all of them. */
 static void play_all(const mk_scenario *sc, int per, int oper)
@@ -206,6 +241,8 @@ static void play(const mk_scenario *sc, uint64_t seed, uint64_t options, bool fu
         played[nplayed++] = acts[pick];
         steps++;
         actions++;
+        if (steps % 13 == 0)
+            check_shortcuts(s, sc, seed);
         if (steps % 97 == 0) {
             json_t *j = rs->state_json(s, sc);
             CHECK(j != NULL);
@@ -278,6 +315,9 @@ int main(void)
             "hm random: over-stacked hexes ended %ld, return-fire retreats asked %ld, defenders' "
             "re-rolls asked %ld\n",
             seen_overstack_end, seen_r1_def_retreat, seen_def_reroll);
+    fprintf(stderr, "hm random: stack views checked %ld hexes, own lists %ld\n", view_checks,
+            only_checks);
+    CHECK(view_checks > 100000 && only_checks > 1000);
     CHECK(seen_facing > 0 && seen_flank > 0); /* the hm.facing games reach both */
     CHECK(seen_overstack_end > 0 && seen_def_reroll > 0);
     return check_done("test_hm_random");

@@ -509,10 +509,13 @@ static bool can_skirmish(int k)
     return k == HK_IRREGULAR || k == HK_HIGHLANDER || k == HK_SKIRMISHER || hm_class(k) == HC_HORSE;
 }
 
-int hm_legal_combat(const hm_state *s, const mk_scenario *sc, mk_action *out, int n, int cap)
+int hm_legal_combat(const hm_state *s, const mk_scenario *sc, mk_action *out, int n, int cap,
+                    int only)
 {
     const mk_grid *g = &sc->map.grid;
     for (int u = 0; u < s->nunits && n < cap; u++) {
+        if (only >= 0 && u != only)
+            continue;
         int k = sc->units[u].kind;
         if (!hm_is_unit(k) || !hm_activation(s, sc, u))
             continue;
@@ -586,7 +589,8 @@ int hm_legal_combat(const hm_state *s, const mk_scenario *sc, mk_action *out, in
         if (cost > s->cap)
             continue;
         for (int u = 0; u < s->nunits && n < cap; u++) {
-            if (s->u[u].hex != s->u[l].hex || !hm_is_unit(sc->units[u].kind) ||
+            if ((only >= 0 && u != only) || s->u[u].hex != s->u[l].hex ||
+                !hm_is_unit(sc->units[u].kind) ||
                 sc->units[u].side != s->active || hm_class(sc->units[u].kind) == HC_CANNON ||
                 s->u[u].acts || s->u[u].start != s->u[u].hex ||
                 s->u[u].mp >= sc->units[u].mp_start || s->u[u].nat != s->u[l].nat ||

@@ -359,8 +359,8 @@ static int scratch_variants(hm_state *t, const mk_scenario *sc, int held, mk_act
     mk_action buf[MK_MAX_ACTIONS];
     t->rev.held = 0;
     t->cap = 99;
-    int m = hm_legal_moves(t, sc, buf, 0, MK_MAX_ACTIONS);
-    m = hm_legal_combat(t, sc, buf, m, MK_MAX_ACTIONS);
+    int m = hm_legal_moves(t, sc, buf, 0, MK_MAX_ACTIONS, -1);
+    m = hm_legal_combat(t, sc, buf, m, MK_MAX_ACTIONS, -1);
     for (int i = 0; i < m && n < cap; i++) {
         const mk_action *b = &buf[i];
         int k = sc->units[b->unit].kind;
@@ -385,7 +385,7 @@ static int no_stop_moves(const hm_state *s, const mk_scenario *sc, mk_action *ou
     t.rev.held = 0;
     for (int i = 0; i < HT_COUNT; i++)
         t.ch.t[i].stop = 0;
-    int n0 = n, m = hm_legal_moves(&t, sc, buf, 0, MK_MAX_ACTIONS);
+    int n0 = n, m = hm_legal_moves(&t, sc, buf, 0, MK_MAX_ACTIONS, -1);
     for (int i = 0; i < m && n < cap; i++) {
         const mk_action *b = &buf[i];
         if ((b->type != HA_MOVE && b->type != HA_FORMATION) || b->npath < 2 ||

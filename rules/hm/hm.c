@@ -375,10 +375,19 @@ static int legal(const void *st, const mk_scenario *sc, mk_action *out, int cap)
         out[n].unit = out[n].other = out[n].target = -1;
         n++;
     }
-    n = hm_legal_moves(s, sc, out, n, cap);
-    n = hm_legal_combat(s, sc, out, n, cap);
+    n = hm_legal_moves(s, sc, out, n, cap, -1);
+    n = hm_legal_combat(s, sc, out, n, cap, -1);
     n = hm_event_legal(s, sc, out, n, cap); /* 15 Random Events: the held result */
     return n;
+}
+
+/* Index in list[0..n) of an action equal to a, or -1. */
+static int find_action(const mk_action *list, int n, const mk_action *a)
+{
+    for (int i = 0; i < n; i++)
+        if (mk_action_equal(&list[i], a))
+            return i;
+    return -1;
 }
 
 /* 15 Command Range: more than three hexes (Woods, Swamp, Town count two)
@@ -420,10 +429,22 @@ static int apply_action(void *st, const mk_scenario *sc, const mk_action *a, mk_
     if (s->over)
         return mk_error_set(err, "illegal_action", "the game is over");
     mk_action list[MK_MAX_ACTIONS];
-    int n = legal(s, sc, list, MK_MAX_ACTIONS), found = -1;
-    for (int i = 0; i < n && found < 0; i++)
-        if (mk_action_equal(&list[i], a))
-            found = i;
+    int n = 0, found = -1;
+    /* A unit's action is looked for first among that unit's actions alone
+     * (the same generators, skipping the other units: a subsequence of
+     * legal's list), which costs a few percent of the whole list; only if
+     * it is not there is the whole list made, for the other paths and the
+     * refusals below. Not while a decision is pending or a Random Event is
+     * held: those lists are built from the whole one. */
+    if (!s->pending && !s->rev.held && a->type != HA_END && a->unit >= 0 && a->unit < s->nunits) {
+        n = hm_legal_moves(s, sc, list, 0, MK_MAX_ACTIONS, a->unit);
+        n = hm_legal_combat(s, sc, list, n, MK_MAX_ACTIONS, a->unit);
+        found = find_action(list, n, a);
+    }
+    if (found < 0) {
+        n = legal(s, sc, list, MK_MAX_ACTIONS);
+        found = find_action(list, n, a);
+    }
     mk_action alt;
     if (found < 0 && !s->pending &&
         (a->type == HA_MOVE || a->type == HA_CHARGE || (a->type == HA_FORMATION && a->npath)) &&

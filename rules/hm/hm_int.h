@@ -353,6 +353,17 @@ unsigned hm_entrenchment_sides(const hm_state *s, int hex);
 int hm_units_in(const hm_state *s, const mk_scenario *sc, int hex, int *out); /* combat units */
 int hm_enemy_units_in(const hm_state *s, const mk_scenario *sc, int hex, int side);
 bool hm_can_stack(const hm_state *s, const mk_scenario *sc, int unit, int hex, int ignore);
+/* hm_can_stack(s, sc, unit, hex, -1) for many hexes: one scan of the
+ * pieces fills the view, then each hex costs two lookups (the reach
+ * search tries every hex it meets; tests/test_hm_random.c checks the two
+ * agree). */
+typedef struct hm_stack_view {
+    uint8_t blocked[HM_MAX_HEX]; /* an enemy unit, or a friendly one of unit's class */
+    uint8_t others[HM_MAX_HEX];  /* the friendly units that would share the hex */
+    bool leader;                 /* unit is a leader: only enemy units block it */
+} hm_stack_view;
+void hm_stack_view_init(const hm_state *s, const mk_scenario *sc, int unit, hm_stack_view *v);
+bool hm_stack_view_ok(const hm_state *s, const mk_scenario *sc, const hm_stack_view *v, int hex);
 bool hm_adjacent_enemy(const hm_state *s, const mk_scenario *sc, int hex, int side);
 int hm_best_leader(const hm_state *s, const mk_scenario *sc, int unit);
 int hm_morale(hm_state *s, const mk_scenario *sc, int unit, int mp, int drm, int from,
@@ -388,7 +399,11 @@ void hm_reach_find(const hm_state *s, const mk_scenario *sc, int unit, uint16_t 
 int hm_reach_path(const hm_reach *r, int i, int16_t *path);
 uint16_t hm_move_mask(const hm_state *s, const mk_scenario *sc, int unit, bool form_first);
 bool hm_face_prompt(hm_state *s, const mk_scenario *sc, int unit, uint16_t mask);
-int hm_legal_moves(const hm_state *s, const mk_scenario *sc, mk_action *out, int n, int cap);
+/* The generators of legal(): append to out[n..cap) and return the new n.
+ * only >= 0 lists that unit's actions alone (a subsequence of the full
+ * list: apply checks an action against it first); -1 lists every unit's. */
+int hm_legal_moves(const hm_state *s, const mk_scenario *sc, mk_action *out, int n, int cap,
+                   int only);
 int hm_move_start(hm_state *s, const mk_scenario *sc, const mk_action *a, mk_events *ev);
 void hm_move_run(hm_state *s, const mk_scenario *sc, mk_events *ev);
 int hm_retreat_options(const hm_state *s, const mk_scenario *sc, int unit, int from_hex,
@@ -398,7 +413,8 @@ int hm_unit_cost(const hm_state *s, const mk_scenario *sc, int unit, int base, i
 /* combat.c */
 int hm_fire_targets(const hm_state *s, const mk_scenario *sc, int unit, int from, int16_t *out,
                     int8_t *range);
-int hm_legal_combat(const hm_state *s, const mk_scenario *sc, mk_action *out, int n, int cap);
+int hm_legal_combat(const hm_state *s, const mk_scenario *sc, mk_action *out, int n, int cap,
+                    int only); /* only: as hm_legal_moves */
 void hm_combat_start(hm_state *s, const mk_scenario *sc, int kind, int unit, int hex,
                      mk_events *ev);
 void hm_combat_run(hm_state *s, const mk_scenario *sc, mk_events *ev);

@@ -50,6 +50,9 @@ void hm_reach_find(const hm_state *s, const mk_scenario *sc, int unit, uint16_t 
     uint16_t seen[HM_MAX_HEX], seen_stop[HM_MAX_HEX]; /* reached and may go on / stopped */
     memset(seen, 0, sizeof seen);
     memset(seen_stop, 0, sizeof seen_stop);
+    hm_stack_view stack; /* stacking, per hex: a hex is tried from each neighbour */
+    hm_stack_view_init(s, sc, unit, &stack);
+    uint8_t stopped[HM_REACH_MAX]; /* state i entered stop terrain */
     r->n = 0;
     for (int f = 0; f < 12 && r->n < HM_REACH_MAX; f++) {
         if (!((start >> f) & 1) || (!facing && r->n > 0))
@@ -58,29 +61,30 @@ void hm_reach_find(const hm_state *s, const mk_scenario *sc, int unit, uint16_t 
         r->parent[r->n] = -1;
         r->depth[r->n] = 0;
         r->face[r->n] = (int8_t)(facing ? f : 0);
+        stopped[r->n] = 0;
         r->n++;
     }
     r->nstart = r->n;
     for (int i = 0; i < r->n; i++) {
-        if (r->depth[i] >= maxlen ||
-            (i >= r->nstart && hm_stop_entering(s, sc, r->hex[r->parent[i]], r->hex[i])))
+        if (r->depth[i] >= maxlen || stopped[i])
             continue;
+        int at = r->hex[i];
         mk_hex nb[6];
-        mk_hex_neighbors(g, (mk_hex)r->hex[i], nb);
+        mk_hex_neighbors(g, (mk_hex)at, nb);
         for (int d = 0; d < 6; d++) {
             int h = nb[d];
-            if (h < 0 || h == home || !hm_can_stack(s, sc, unit, h, -1))
+            if (h < 0 || h == home || !hm_stack_view_ok(s, sc, &stack, h))
                 continue;
-            bool stop = hm_stop_entering(s, sc, r->hex[i], h);
+            bool stop = hm_stop_entering(s, sc, at, h);
             if (charge && stop)
                 continue;
             uint16_t to = 1;
             if (facing) {
-                if (!hm_face_front_of(r->face[i], sc, r->hex[i], h))
+                if (!hm_face_front_of(r->face[i], sc, at, h))
                     continue;
                 to = hm_face_turns((uint16_t)(1u << r->face[i]), clicks);
             }
-            for (int f = 0; f < 12 && r->n < HM_REACH_MAX; f++) {
+            for (int f = 0; (to >> f) != 0 && r->n < HM_REACH_MAX; f++) { /* up to to's top bit */
                 uint16_t got = (uint16_t)(seen[h] | (stop ? seen_stop[h] : 0));
                 if (!((to >> f) & 1) || ((got >> f) & 1) || (!facing && got))
                     continue;
@@ -92,6 +96,7 @@ void hm_reach_find(const hm_state *s, const mk_scenario *sc, int unit, uint16_t 
                 r->parent[r->n] = (int16_t)i;
                 r->depth[r->n] = (int8_t)(r->depth[i] + 1);
                 r->face[r->n] = (int8_t)f;
+                stopped[r->n] = stop;
                 r->n++;
             }
         }
@@ -219,9 +224,12 @@ int hm_add_variants(const hm_state *s, const mk_scenario *sc, const mk_action *a
     return n;
 }
 
-int hm_legal_moves(const hm_state *s, const mk_scenario *sc, mk_action *out, int n, int cap)
+int hm_legal_moves(const hm_state *s, const mk_scenario *sc, mk_action *out, int n, int cap,
+                   int only)
 {
     for (int u = 0; u < s->nunits && n < cap; u++) {
+        if (only >= 0 && u != only)
+            continue;
         int k = sc->units[u].kind;
         if (k == HK_VP && s->u[u].charisma && hm_activation(s, sc, u)) {
             /* H&M 11 Baggage/Supply Train: one hex for 2 CAP, never into

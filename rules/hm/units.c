@@ -103,6 +103,32 @@ bool hm_can_stack(const hm_state *s, const mk_scenario *sc, int unit, int hex, i
     return n <= fx->stack;
 }
 
+void hm_stack_view_init(const hm_state *s, const mk_scenario *sc, int unit, hm_stack_view *v)
+{
+    int side = sc->units[unit].side, kind = sc->units[unit].kind;
+    bool is_unit = hm_is_unit(kind);
+    int cls = is_unit ? hm_class(kind) : -1;
+    memset(v, 0, sizeof *v);
+    v->leader = !is_unit;
+    for (int i = 0; i < s->nunits; i++) {
+        int h = s->u[i].hex;
+        if (i == unit || h < 0 || !hm_is_unit(sc->units[i].kind))
+            continue;
+        if (sc->units[i].side != side || (is_unit && hm_class(sc->units[i].kind) == cls))
+            v->blocked[h] = 1;
+        else if (v->others[h] < 255)
+            v->others[h]++;
+    }
+}
+
+bool hm_stack_view_ok(const hm_state *s, const mk_scenario *sc, const hm_stack_view *v, int hex)
+{
+    const hm_terrain_fx *fx = hm_fx(s, sc, hex);
+    if (fx->impassable || v->blocked[hex])
+        return false;
+    return v->leader || 1 + v->others[hex] <= fx->stack;
+}
+
 bool hm_adjacent_enemy(const hm_state *s, const mk_scenario *sc, int hex, int side)
 {
     for (int i = 0; i < s->nunits; i++)
