@@ -174,6 +174,60 @@ static int activate_gr(const char *at, int form, int facing_deg)
     return gr;
 }
 
+/* 5.2g: "If, in expending 1/2 MP, a unit traverses both a major and minor
+ * road ... only a maximum of 2 road hexes for that 1/2 MP": a leader on
+ * two major-road hexes and then a minor one pays a second 1/2 MP for the
+ * minor one (movement charged 0 for it before bar_road_step), and a
+ * third major hex after that is free. The path is looked for on the map. */
+static void test_road_movement_mixed_5_2g(void)
+{
+    empty(3);
+    CHECK(bar_light_of(s->turn) == BAR_DAY);
+    int size = mk_grid_size(&sc->map.grid);
+    mk_hex p[5] = {MK_NO_HEX};
+    for (int a = 0; a < size && p[0] == MK_NO_HEX; a++) {
+        mk_hex q[5] = {(mk_hex)a};
+        int want[4] = {BAR_ROAD_MAJOR, BAR_ROAD_MAJOR, BAR_ROAD_MINOR, BAR_ROAD_MAJOR};
+        int k = 0;
+        while (k < 4) { /* the first road of the wanted kind out of q[k], to a new hex */
+            mk_hex nb[6], next = MK_NO_HEX;
+            mk_hex_neighbors(&sc->map.grid, q[k], nb);
+            for (int d = 0; d < 6 && next == MK_NO_HEX; d++) {
+                bool again = false;
+                for (int j = 0; j < k; j++)
+                    again |= nb[d] == q[j];
+                if (nb[d] != MK_NO_HEX && !again && bar_road(&x->map, q[k], nb[d]) == want[k])
+                    next = nb[d];
+            }
+            if (next == MK_NO_HEX)
+                break;
+            q[++k] = next;
+        }
+        if (k >= 3)
+            memcpy(p, q, sizeof p);
+        if (k < 4)
+            p[4] = MK_NO_HEX;
+    }
+    CHECK(p[0] != MK_NO_HEX); /* the map has a major road that meets a minor one */
+    if (p[0] == MK_NO_HEX)
+        return;
+    int l = x->org_leader[x->p[pid("1 Gd/Gds")].org];
+    place(sc->units[l].id, L(0, p[0]), BAR_FM_LINE, 0);
+    int cost[4] = {-1, -1, -1, -1};
+    s->pc[l].road = 0;
+    for (int k = 0; k < 4 && p[k + 1] != MK_NO_HEX; k++) {
+        int run;
+        cost[k] = bar_move_cost(s, sc, l, p[k + 1], &run);
+        s->pc[l].hex = p[k + 1];
+        s->pc[l].road = (int8_t)run;
+    }
+    CHECK_EQ(cost[0], 1);
+    CHECK_EQ(cost[1], 0);
+    CHECK_EQ(cost[2], 1); /* the old code: 0 (three hexes, one minor, in one 1/2 MP) */
+    if (p[4] != MK_NO_HEX)
+        CHECK_EQ(cost[3], 0); /* minor, major: two hexes */
+}
+
 static int count_form(int i, int form, mk_hex *tails)
 {
     int n = sc->rs->legal(s, sc, acts, 4096), c = 0;
@@ -733,6 +787,7 @@ int main(void)
     test_road_column_combat_2_1c();
     test_road_column_entering_2_1c();
     test_road_column_close_combat_retreat_2_1c();
+    test_road_movement_mixed_5_2g();
     test_line_two_hex_forming_2_1a();
     test_line_two_hex_moving_2_1a();
     test_line_two_hex_combat_2_1a();

@@ -217,8 +217,28 @@ static void test_5_2g_road(void)
                 agree = 0;
         }
     CHECK(agree);
-    CHECK(bar_rapid_march_allowed(BAR_MOONLIT));
-    CHECK(!bar_rapid_march_allowed(BAR_NIGHT));   /* 2.7 D */
+    /* Movement's hex-by-hex charge (bar_road_step, move.c) sums to the
+     * cheapest cut on every path of up to 10 hexes, by day and at Night. */
+    int steps_agree = 1;
+    for (int night = 0; night <= 1; night++)
+        for (int n = 1; n <= 10; n++)
+            for (int bits = 0; bits < 1 << n; bits++) {
+                uint8_t k[10];
+                int run = 0, sum = 0;
+                for (int i = 0; i < n; i++) {
+                    k[i] = (uint8_t)(bits >> i & 1 ? m : M);
+                    sum += bar_road_step(&run, k[i], night);
+                }
+                if (sum != bar_road_cost_half_mp(k, n, night))
+                    steps_agree = 0;
+            }
+    CHECK(steps_agree);
+    int run = 0;   /* major, major, minor: 3 hexes with a minor road need two 1/2 MPs */
+    CHECK_EQ(bar_road_step(&run, M, false), 1);
+    CHECK_EQ(bar_road_step(&run, M, false), 0);
+    CHECK_EQ(bar_road_step(&run, m, false), 1);
+    CHECK_EQ(bar_road_step(&run, M, false), 0);   /* [M M][m M] */
+    CHECK_EQ(bar_road_step(&run, M, false), 1);
 }
 
 /* ---- Monmouth 2.3d, 2.3e, 2.7 C-D: charge range and pursuit ---------- */

@@ -155,7 +155,7 @@ typedef struct bar_pc {
     uint8_t status;        /* BS_* */
     uint8_t flags;         /* BF_* */
     int8_t mp;             /* half MPs left this activation */
-    int8_t road;           /* 5.2g: road hexes left in the current 1/2 MP run */
+    int8_t road;           /* 5.2g: the current 1/2 MP's road run (bar_road_step) */
     int8_t wounded;        /* leaders: turns out (6.6e) */
     int8_t spent;          /* half MPs spent this activation (2.7, 2.8, 4.1a B) */
     uint8_t more;          /* BM_* */
@@ -499,7 +499,7 @@ int bar_legal_move(const bar_state *s, const mk_scenario *sc, const mk_action *w
                    int n, int cap);
 int bar_apply_move(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_events *ev,
                    mk_error *err);
-int bar_move_cost(const bar_state *s, const mk_scenario *sc, int i, mk_hex to, int *road_left);
+int bar_move_cost(const bar_state *s, const mk_scenario *sc, int i, mk_hex to, int *road_run);
 int bar_stack_limit(const bar_state *s, const mk_scenario *sc, mk_hex h, int extra, int extra_form);
 /* The option bar.deploy (Monmouth 7.xb-c): the deploying side's deploy
  * actions (want: one piece's only, as bar_legal_move) after out[0..n-1],

@@ -172,9 +172,15 @@ int bar_road_cost_half_mp(const uint8_t *kind, int n, bool night)
     return best[n % 4];
 }
 
-bool bar_rapid_march_allowed(bar_light l)
+int bar_road_step(int *run, int kind, bool night)
 {
-    return l != BAR_NIGHT;   /* 2.7 D */
+    int used = *run & 3, kinds = (*run >> 2 & 3) | kind;
+    if (used > 0 && used + 1 <= bar_road_hexes_per_half_mp(kinds, night)) {
+        *run = (used + 1) | kinds << 2;
+        return 0;
+    }
+    *run = 1 | kind << 2;   /* a new 1/2 MP */
+    return 1;
 }
 
 /* 2.3d: 2 hexes; Moonlit 1; Night adjacent units only (0 hexes moved:

@@ -123,7 +123,7 @@ static bool fits(const bar_state *s, const bar_occ *o, const mk_scenario *sc, in
  * Fills out (up to 2), returns how many. */
 static bool west_limit(const bar_ext *x, const mk_grid *g, mk_hex to);
 static int cost_across(const bar_state *s, const mk_scenario *sc, int i, mk_hex to, unsigned side,
-                       int *road_left);
+                       int *road_run);
 static unsigned side_toward(const bar_map *m, mk_hex a, mk_hex b, int d);
 static int tail_hexes(const bar_state *s, const bar_occ *o, const mk_scenario *sc, int i, int form, mk_hex out[2])
 {
@@ -156,25 +156,21 @@ static unsigned side_toward(const bar_map *m, mk_hex a, mk_hex b, int d)
 /* bar_move_cost, given the hexside crossed (side: bar_hexside's bits),
  * from hex `from` (the piece's, or a two-hex Line's second hex). */
 static int cost_from(const bar_state *s, const mk_scenario *sc, int i, mk_hex from, mk_hex to, unsigned side,
-                     int *road_left)
+                     int *road_run)
 {
     const bar_ext *x = bar_x(sc);
     const bar_pc *p = &s->pc[i];
-    *road_left = 0;
+    *road_run = 0;
     if (x->map.terrain[to] == BAR_T_LAKE)
         return BAR_COST_PROHIBITED;   /* 5.2i */
     int road = side & BAR_HS_MAJOR_ROAD ? BAR_ROAD_MAJOR : side & BAR_HS_MINOR_ROAD ? BAR_ROAD_MINOR : 0;
     bool on_road = road && (bar_is_leader(&x->p[i]) || p->form == BAR_FM_ROAD_COLUMN ||
                             p->form == BAR_FM_ARTILLERY_ROAD_COLUMN);
-    if (on_road) {   /* 5.2g */
-        if (bar_light_of(s->turn) == BAR_NIGHT)
-            return 1;
-        if (p->road > 0) {
-            *road_left = road == BAR_ROAD_MINOR && p->road == 2 ? 0 : p->road - 1;
-            return 0;
-        }
-        *road_left = road == BAR_ROAD_MAJOR ? 2 : 1;
-        return 1;
+    if (on_road) {   /* 5.2g: the rates of clock.c, one hex at a time */
+        int run = p->road;
+        int c = bar_road_step(&run, road, bar_light_of(s->turn) == BAR_NIGHT);
+        *road_run = run;
+        return c;
     }
     if (bar_is_leader(&x->p[i]))
         return 1;
@@ -202,9 +198,9 @@ static int cost_from(const bar_state *s, const mk_scenario *sc, int i, mk_hex fr
 }
 
 static int cost_across(const bar_state *s, const mk_scenario *sc, int i, mk_hex to, unsigned side,
-                       int *road_left)
+                       int *road_run)
 {
-    return cost_from(s, sc, i, s->pc[i].hex, to, side, road_left);
+    return cost_from(s, sc, i, s->pc[i].hex, to, side, road_run);
 }
 
 /* Monmouth 2.1a (ours, docs/bar.md "Two-hex Line"): a two-hex Line
@@ -283,10 +279,10 @@ mk_hex bar_wheel_hex(const bar_state *s, const mk_scenario *sc, int i, int pivot
 }
 
 /* Half MPs to enter `to` from the piece's hex, BAR_COST_ALL or
- * BAR_COST_PROHIBITED; *road_left: the road run left after it. */
-int bar_move_cost(const bar_state *s, const mk_scenario *sc, int i, mk_hex to, int *road_left)
+ * BAR_COST_PROHIBITED; *road_run: the 5.2g road run after it (bar_pc.road). */
+int bar_move_cost(const bar_state *s, const mk_scenario *sc, int i, mk_hex to, int *road_run)
 {
-    return cost_across(s, sc, i, to, bar_hexside(&bar_x(sc)->map, s->pc[i].hex, to), road_left);
+    return cost_across(s, sc, i, to, bar_hexside(&bar_x(sc)->map, s->pc[i].hex, to), road_run);
 }
 
 /* Monmouth 4.1a B: the Hessian Grenadiere */
