@@ -17,6 +17,7 @@ void mk_ai_config_init(mk_ai_config *cfg)
     cfg->samples = 8;
     cfg->rollout_depth = MK_MCTS_ROLLOUT_DEPTH;
     cfg->exploration = MK_MCTS_C;
+    cfg->tree_depth = -1;
 }
 
 int mk_ai_engine_parse(const char *name)

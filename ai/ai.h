@@ -39,6 +39,10 @@ typedef struct mk_ai_config {
                           * best of 3 random ones by the evaluation
                           * (default MK_MCTS_ROLLOUT_DEPTH; 0 = evaluate at once) */
     double exploration;  /* mcts: UCB constant (default MK_MCTS_C) */
+    int tree_depth;      /* mcts: the most actions an iteration follows in the tree before
+                          * its rollout; 1: the root's children only (a flat search whose
+                          * rollouts do the rest); 0: no limit; -1 (default): the
+                          * ruleset's (rs->ai_tree_depth) */
 } mk_ai_config;
 
 #define MK_MCTS_DEFAULT_ITERATIONS 1000

@@ -21,6 +21,12 @@
  * child is the best by the evaluation of EXPAND_K untried actions picked
  * at random.
  *
+ * How deep the tree grows is bounded by cfg->tree_depth (or the
+ * ruleset's ai_tree_depth): 1 is a flat search, each iteration one root
+ * action and then the rollout (Horse & Musket: its dice change a position
+ * so much that open-loop statistics below the root misled the choice,
+ * docs/ai.md).
+ *
  * Decisions by the other side in the middle of an action: each node
  * records the side that chose its action (to_move of the state it was
  * chosen in) and keeps its rewards from that side's point of view.
@@ -276,7 +282,9 @@ static void iterate(search *s)
     mk_rng_seed(&mk_state_head(w)->rng, ((uint64_t)mk_rng_next(&s->rng) << 32) | mk_rng_next(&s->rng));
     path[depth++] = 0;
 
-    while (depth < MAX_DEPTH && !rs->over(w)) {
+    int td = s->cfg->tree_depth >= 0 ? s->cfg->tree_depth : rs->ai_tree_depth;
+    int limit = td > 0 && td < MAX_DEPTH ? td + 1 : MAX_DEPTH;
+    while (depth < limit && !rs->over(w)) { /* depth - 1 tree actions so far */
         node *nd = &s->pool[cur];
         int chosen = -1;
         if (cur == 0) {

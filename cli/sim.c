@@ -555,6 +555,8 @@ static void usage(FILE *f)
         "  --samples K         greedy's dice samples per action (default 8)\n"
         "  --rollout-depth D   mcts: random actions before the evaluation (default %d)\n"
         "  --exploration P     mcts: UCB constant in hundredths (default %.0f)\n"
+        "  --tree-depth D      mcts: most tree actions before a rollout (1: flat, 0: no\n"
+        "                      limit; default: the ruleset's, docs/ai.md)\n"
         "  --threads T         games played at once, one per thread (default 1)\n"
         "  --option ID         turn an optional rule on (repeatable)\n"
         "  --max-actions M     stop a game after M actions, as a draw (default %d)\n"
@@ -651,7 +653,7 @@ static int setup(int argc, char **argv, bool root, study **out, sim_args *o)
 {
     const char *scenario = NULL;
     const char *eng[2] = {NULL, NULL};
-    long rollout = -1, explore_pct = -1;
+    long rollout = -1, explore_pct = -1, tree_depth = -1;
     long n = 0, seed = 1, max_actions = MK_MATCH_MAX_ACTIONS, samples = 8;
     long budget[2] = {-1, -1}, iters[2] = {-1, -1}, all_budget = -1, all_iters = -1;
     const char *option_ids[MK_MAX_OPTIONS];
@@ -707,6 +709,8 @@ static int setup(int argc, char **argv, bool root, study **out, sim_args *o)
             target = &rollout, lo = 0, hi = 10000;
         else if (strcmp(a, "--exploration") == 0)
             target = &explore_pct, lo = 0, hi = 1000;
+        else if (strcmp(a, "--tree-depth") == 0)
+            target = &tree_depth, lo = 0, hi = 10000;
         else if (strcmp(a, "--samples") == 0)
             target = &samples, lo = 1, hi = 1000;
         else if (strcmp(a, "--budget-ms") == 0)
@@ -760,12 +764,22 @@ static int setup(int argc, char **argv, bool root, study **out, sim_args *o)
             c->rollout_depth = (int)rollout;
         if (explore_pct >= 0)
             c->exploration = explore_pct / 100.0;
+        if (tree_depth >= 0)
+            c->tree_depth = (int)tree_depth;
         if (c->engine == MK_AI_MCTS) {
             if (c->budget_ms > 0)
                 snprintf(s->label[k], sizeof s->label[k], "mcts %d ms", c->budget_ms);
             else
                 snprintf(s->label[k], sizeof s->label[k], "mcts %d it",
                          c->iterations > 0 ? c->iterations : MK_MCTS_DEFAULT_ITERATIONS);
+            if (c->tree_depth >= 0) { /* the report says which search it was */
+                size_t l = strlen(s->label[k]);
+                if (c->tree_depth <= 1)
+                    snprintf(s->label[k] + l, sizeof s->label[k] - l, "%s",
+                             c->tree_depth ? " flat" : " full tree");
+                else
+                    snprintf(s->label[k] + l, sizeof s->label[k] - l, " tree %d", c->tree_depth);
+            }
         } else {
             snprintf(s->label[k], sizeof s->label[k], "%s", mk_ai_engine_name(c->engine));
         }

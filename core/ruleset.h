@@ -110,6 +110,12 @@ typedef struct mk_ruleset {
     uint64_t (*hash)(const void *st, const mk_scenario *sc);
     /* A cheap estimate in [-1, 1] of how well side stands (AI cut-offs). */
     double (*evaluate)(const void *st, const mk_scenario *sc, int side);
+    /* How deep mcts's tree may grow here, in actions (mk_ai_config's
+     * tree_depth when a caller leaves it to the ruleset); 0: no limit.
+     * Measured per ruleset (docs/ai.md): where a die roll changes the
+     * position a lot, open-loop statistics below the root mix positions
+     * too unlike to guide a choice, and a flat search (1) plays better. */
+    int ai_tree_depth;
 
     /* JSON (not on the hot path). */
     /* The STATE object of PROTOCOL.md, without "hash" (the caller adds it). */

@@ -193,6 +193,46 @@ static void test_determinism(const mk_ruleset *rs, const mk_scenario *sc, int it
     free(st2);
 }
 
+/* cfg.tree_depth bounds the tree: 1 keeps only the root's children (at
+ * most the progressive widening's 1 + 2 sqrt(N) of them, plus the root),
+ * 2 lets it grow one level more, 0 without limit grows a node about every
+ * iteration, -1 (the default) is the ruleset's ai_tree_depth; each still
+ * picks a legal action, the same one every time. */
+static void test_tree_depth(const mk_ruleset *rs, const mk_scenario *sc)
+{
+    void *st = calloc(1, rs->state_size);
+    mk_error err;
+    CHECK(rs->init(st, sc, 0, 11, NULL, &err) == 0);
+    long nodes[4] = {0, 0, 0, 0}; /* [3]: the default */
+    for (int d = -1; d <= 2; d++) {
+        mk_ai_config cfg;
+        mk_ai_config_init(&cfg);
+        cfg.engine = MK_AI_MCTS;
+        cfg.iterations = 400;
+        cfg.seed = 77;
+        if (d >= 0)
+            cfg.tree_depth = d;
+        CHECK_EQ(d < 0 ? cfg.tree_depth : -1, -1);
+        mk_action a, b;
+        mk_ai_stats stats;
+        CHECK(mk_ai_pick_stats(rs, sc, st, &cfg, &a, &stats) == 0);
+        CHECK(mk_ai_pick(rs, sc, st, &cfg, &b) == 0);
+        CHECK(mk_action_equal(&a, &b));
+        CHECK(is_legal(rs, sc, st, &a));
+        nodes[d < 0 ? 3 : d] = stats.nodes;
+    }
+    printf("%s: nodes after 400 iterations: tree depth 1: %ld, 2: %ld, no limit: %ld, the "
+           "ruleset's (%d): %ld\n", sc->id, nodes[1], nodes[2], nodes[0], rs->ai_tree_depth,
+           nodes[3]);
+    CHECK(rs->ai_tree_depth >= 0 && rs->ai_tree_depth <= 2);
+    if (rs->ai_tree_depth >= 0 && rs->ai_tree_depth <= 2)
+        CHECK_EQ(nodes[3], nodes[rs->ai_tree_depth]);
+    CHECK(nodes[1] >= 2 && nodes[1] <= 2 + 2 * 20); /* 1 + 2 sqrt(400) children and the root */
+    CHECK(nodes[2] > nodes[1]);
+    CHECK(nodes[0] > 300);
+    free(st);
+}
+
 /* mcts (and greedy) return a legal action in every position of random
  * games, with one thread and with two. Returns positions checked. */
 static int test_legal_everywhere(const mk_ruleset *rs, const mk_scenario *sc, int games,
@@ -492,8 +532,15 @@ int main(void)
     const mk_ruleset *const *rss = mk_rulesets(&nrs);
     mk_error err;
     mk_scenario *htl = mk_catalog_load("htl/tutorial", rss, nrs, &err);
+    mk_scenario *hm = mk_catalog_load("hm/killiecrankie", rss, nrs, &err);
+    if (hm) { /* Horse & Musket's search is flat (docs/ai.md) */
+        CHECK_EQ(hm->rs->ai_tree_depth, 1);
+        test_tree_depth(hm->rs, hm);
+        mk_scenario_free(hm);
+    }
     if (htl) {
         test_determinism(htl->rs, htl, 200);
+        test_tree_depth(htl->rs, htl);
         test_htl_evaluate(htl->rs, htl);
         test_htl_los(htl->rs, htl);
         int n = test_legal_everywhere(htl->rs, htl, 3, 3, 30);

@@ -1114,6 +1114,7 @@ const mk_ruleset mk_hm_ruleset = {
     .result = hm_result,
     .hash = hash,
     .evaluate = evaluate,
+    .ai_tree_depth = 1, /* flat: docs/ai.md, Horse & Musket (more tree lost strength) */
     .state_json = state_json,
     .action_json = action_json,
     .action_parse = action_parse,
