@@ -174,6 +174,22 @@ static int activate_gr(const char *at, int form, int facing_deg)
     return gr;
 }
 
+/* The neighbour of h across a road of `kind` not among avoid[0..n-1], or
+ * MK_NO_HEX. */
+static mk_hex road_next(mk_hex h, int kind, const mk_hex *avoid, int n)
+{
+    mk_hex nb[6];
+    mk_hex_neighbors(&sc->map.grid, h, nb);
+    for (int d = 0; d < 6; d++) {
+        bool again = false;
+        for (int j = 0; j < n; j++)
+            again |= nb[d] == avoid[j];
+        if (nb[d] != MK_NO_HEX && !again && bar_road(&x->map, h, nb[d]) == kind)
+            return nb[d];
+    }
+    return MK_NO_HEX;
+}
+
 /* 5.2g: "If, in expending 1/2 MP, a unit traverses both a major and minor
  * road ... only a maximum of 2 road hexes for that 1/2 MP": a leader on
  * two major-road hexes and then a minor one pays a second 1/2 MP for the
@@ -183,39 +199,24 @@ static void test_road_movement_mixed_5_2g(void)
 {
     empty(3);
     CHECK(bar_light_of(s->turn) == BAR_DAY);
-    int size = mk_grid_size(&sc->map.grid);
-    mk_hex p[5] = {MK_NO_HEX};
-    for (int a = 0; a < size && p[0] == MK_NO_HEX; a++) {
-        mk_hex q[5] = {(mk_hex)a};
-        int want[4] = {BAR_ROAD_MAJOR, BAR_ROAD_MAJOR, BAR_ROAD_MINOR, BAR_ROAD_MAJOR};
-        int k = 0;
-        while (k < 4) { /* the first road of the wanted kind out of q[k], to a new hex */
-            mk_hex nb[6], next = MK_NO_HEX;
-            mk_hex_neighbors(&sc->map.grid, q[k], nb);
-            for (int d = 0; d < 6 && next == MK_NO_HEX; d++) {
-                bool again = false;
-                for (int j = 0; j < k; j++)
-                    again |= nb[d] == q[j];
-                if (nb[d] != MK_NO_HEX && !again && bar_road(&x->map, q[k], nb[d]) == want[k])
-                    next = nb[d];
-            }
-            if (next == MK_NO_HEX)
-                break;
-            q[++k] = next;
-        }
-        if (k >= 3)
-            memcpy(p, q, sizeof p);
-        if (k < 4)
-            p[4] = MK_NO_HEX;
+    /* a path on the map: major, major, minor, then a major if there is one */
+    const int want[4] = {BAR_ROAD_MAJOR, BAR_ROAD_MAJOR, BAR_ROAD_MINOR, BAR_ROAD_MAJOR};
+    mk_hex p[5];
+    int len = 0, size = mk_grid_size(&sc->map.grid);
+    for (int a = 0; a < size && len < 3; a++) {
+        p[0] = (mk_hex)a;
+        for (len = 0; len < 4 && (p[len + 1] = road_next(p[len], want[len], p, len)) != MK_NO_HEX;
+             len++)
+            ;
     }
-    CHECK(p[0] != MK_NO_HEX); /* the map has a major road that meets a minor one */
-    if (p[0] == MK_NO_HEX)
+    CHECK(len >= 3); /* the map has a major road that meets a minor one */
+    if (len < 3)
         return;
     int l = x->org_leader[x->p[pid("1 Gd/Gds")].org];
     place(sc->units[l].id, L(0, p[0]), BAR_FM_LINE, 0);
     int cost[4] = {-1, -1, -1, -1};
     s->pc[l].road = 0;
-    for (int k = 0; k < 4 && p[k + 1] != MK_NO_HEX; k++) {
+    for (int k = 0; k < len; k++) {
         int run;
         cost[k] = bar_move_cost(s, sc, l, p[k + 1], &run);
         s->pc[l].hex = p[k + 1];
@@ -224,7 +225,7 @@ static void test_road_movement_mixed_5_2g(void)
     CHECK_EQ(cost[0], 1);
     CHECK_EQ(cost[1], 0);
     CHECK_EQ(cost[2], 1); /* the old code: 0 (three hexes, one minor, in one 1/2 MP) */
-    if (p[4] != MK_NO_HEX)
+    if (len == 4)
         CHECK_EQ(cost[3], 0); /* minor, major: two hexes */
 }
 

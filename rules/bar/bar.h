@@ -231,15 +231,13 @@ enum { BAR_ROAD_MAJOR = 1, BAR_ROAD_MINOR = 2 };
 /* Most road hexes per 1/2 MP: 3 major, 2 minor or mixed; Night: 1.
  * kinds: a mask of BAR_ROAD_* met in that 1/2 MP; 0 for a bad mask. */
 int bar_road_hexes_per_half_mp(int kinds, bool night);
-/* Least number of 1/2 MPs for a continuous road path of n hexes whose
- * kinds are kind[0..n-1] (BAR_ROAD_*); -1 on a bad kind or n < 0. */
-int bar_road_cost_half_mp(const uint8_t *kind, int n, bool night);
 /* One road hex of movement: its cost in 1/2 MP (0 or 1) when the current
  * 1/2 MP's road run is *run, which it updates (bar_pc.road: the run's
- * hexes in bits 0-1, their BAR_ROAD_* kinds << 2; 0: no run). Summed
- * along a path it gives bar_road_cost_half_mp (the run is stretched as
- * far as the rate allows, which is the cheapest cut: a run may always be
- * cut shorter). Movement (move.c) charges road hexes through it. */
+ * hexes in bits 0-1, their BAR_ROAD_* kinds << 2; 0: no run). The run is
+ * stretched as far as the rate allows, which is the cheapest cut of a
+ * path (a run may always be cut shorter; tests/test_bar_rules.c checks it
+ * against an exhaustive search). Movement (move.c) charges road hexes
+ * through it. */
 int bar_road_step(int *run, int kind, bool night);
 
 /* Monmouth 2.3d, 2.3e, 2.7 C-D: cavalry Charge Range in hexes moved (0:

@@ -142,36 +142,7 @@ int bar_road_hexes_per_half_mp(int kinds, bool night)
     return kinds == BAR_ROAD_MAJOR ? 3 : 2;
 }
 
-/* The least number of 1/2 MPs: the path is cut into runs, each run paid
- * with one 1/2 MP and no longer than bar_road_hexes_per_half_mp of the
- * kinds it contains. A small dynamic programme over the cut points (the
- * player chooses where each 1/2 MP ends, so the cheapest cut is his). */
-int bar_road_cost_half_mp(const uint8_t *kind, int n, bool night)
-{
-    if (n < 0 || (n > 0 && !kind))
-        return -1;
-    for (int i = 0; i < n; i++)
-        if (kind[i] != BAR_ROAD_MAJOR && kind[i] != BAR_ROAD_MINOR)
-            return -1;
-    if (night)
-        return n;
-    /* best[i]: 1/2 MPs for the first i hexes; runs are at most 3 long. */
-    int best[4] = {0, 0, 0, 0};   /* a ring of the last four values */
-    for (int i = 1; i <= n; i++) {
-        int b = -1, kinds = 0;
-        for (int len = 1; len <= 3 && len <= i; len++) {
-            kinds |= kind[i - len];
-            if (len > bar_road_hexes_per_half_mp(kinds, false))
-                break;
-            int c = best[(i - len) % 4] + 1;
-            if (b < 0 || c < b)
-                b = c;
-        }
-        best[i % 4] = b;
-    }
-    return best[n % 4];
-}
-
+/* Monmouth 5.2g, hex by hex: see bar.h. */
 int bar_road_step(int *run, int kind, bool night)
 {
     int used = *run & 3, kinds = (*run >> 2 & 3) | kind;

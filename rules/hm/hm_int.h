@@ -353,10 +353,10 @@ unsigned hm_entrenchment_sides(const hm_state *s, int hex);
 int hm_units_in(const hm_state *s, const mk_scenario *sc, int hex, int *out); /* combat units */
 int hm_enemy_units_in(const hm_state *s, const mk_scenario *sc, int hex, int side);
 bool hm_can_stack(const hm_state *s, const mk_scenario *sc, int unit, int hex, int ignore);
-/* hm_can_stack(s, sc, unit, hex, -1) for many hexes: one scan of the
- * pieces fills the view, then each hex costs two lookups (the reach
- * search tries every hex it meets; tests/test_hm_random.c checks the two
- * agree). */
+/* hm_can_stack(s, sc, unit, hex, -1) for many hexes (H&M 4): one scan of
+ * the pieces fills the view, then each hex costs two lookups (the reach
+ * search tries every hex it meets). Both count through one per-piece rule
+ * (units.c stack_effect); tests/test_hm_random.c checks they agree. */
 typedef struct hm_stack_view {
     uint8_t blocked[HM_MAX_HEX]; /* an enemy unit, or a friendly one of unit's class */
     uint8_t others[HM_MAX_HEX];  /* the friendly units that would share the hex */

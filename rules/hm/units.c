@@ -74,6 +74,23 @@ int hm_enemy_units_in(const hm_state *s, const mk_scenario *sc, int hex, int sid
     return n;
 }
 
+/* H&M 4: what piece i, in the hex unit would enter, does to it: 0
+ * nothing (unit itself, a leader or VP counter; any friendly unit when
+ * unit is a leader, which may stack with any number), 1 shares the hex
+ * (a friendly unit of another class), 2 forbids it (an enemy unit, or a
+ * friendly one of the same class). hm_can_stack and hm_stack_view both
+ * count through it. */
+static int stack_effect(const mk_scenario *sc, int unit, int i)
+{
+    if (i == unit || !hm_is_unit(sc->units[i].kind))
+        return 0;
+    if (sc->units[i].side != sc->units[unit].side)
+        return 2;
+    if (!hm_is_unit(sc->units[unit].kind))
+        return 0;
+    return hm_class(sc->units[i].kind) == hm_class(sc->units[unit].kind) ? 2 : 1;
+}
+
 /* H&M 4: may unit stand in hex (ignoring unit `ignore`, -1)? At most the
  * terrain's limit, of different classes, no enemy units. Every unit that
  * enters a hex (moving, in passing, retreating, displaced, advancing) is
@@ -84,39 +101,27 @@ bool hm_can_stack(const hm_state *s, const mk_scenario *sc, int unit, int hex, i
     const hm_terrain_fx *fx = hm_fx(s, sc, hex);
     if (fx->impassable)
         return false;
-    int kind = sc->units[unit].kind;
-    if (!hm_is_unit(kind)) { /* leaders: any number, never with enemy units */
-        for (int i = 0; i < s->nunits; i++)
-            if (s->u[i].hex == hex && hm_is_unit(sc->units[i].kind) &&
-                sc->units[i].side != sc->units[unit].side)
-                return false;
-        return true;
-    }
-    int n = 1, cls = hm_class(kind);
+    int n = 1;
     for (int i = 0; i < s->nunits; i++) {
-        if (i == unit || i == ignore || s->u[i].hex != hex || !hm_is_unit(sc->units[i].kind))
+        if (i == ignore || s->u[i].hex != hex)
             continue;
-        if (sc->units[i].side != sc->units[unit].side || hm_class(sc->units[i].kind) == cls)
+        int e = stack_effect(sc, unit, i);
+        if (e == 2)
             return false;
-        n++;
+        n += e;
     }
-    return n <= fx->stack;
+    return !hm_is_unit(sc->units[unit].kind) || n <= fx->stack;
 }
 
 void hm_stack_view_init(const hm_state *s, const mk_scenario *sc, int unit, hm_stack_view *v)
 {
-    int side = sc->units[unit].side, kind = sc->units[unit].kind;
-    bool is_unit = hm_is_unit(kind);
-    int cls = is_unit ? hm_class(kind) : -1;
     memset(v, 0, sizeof *v);
-    v->leader = !is_unit;
+    v->leader = !hm_is_unit(sc->units[unit].kind);
     for (int i = 0; i < s->nunits; i++) {
-        int h = s->u[i].hex;
-        if (i == unit || h < 0 || !hm_is_unit(sc->units[i].kind))
-            continue;
-        if (sc->units[i].side != side || (is_unit && hm_class(sc->units[i].kind) == cls))
+        int h = s->u[i].hex, e = h >= 0 ? stack_effect(sc, unit, i) : 0;
+        if (e == 2)
             v->blocked[h] = 1;
-        else if (v->others[h] < 255)
+        else if (e == 1 && v->others[h] < 255)
             v->others[h]++;
     }
 }
@@ -126,7 +131,7 @@ bool hm_stack_view_ok(const hm_state *s, const mk_scenario *sc, const hm_stack_v
     const hm_terrain_fx *fx = hm_fx(s, sc, hex);
     if (fx->impassable || v->blocked[hex])
         return false;
-    return v->leader || 1 + v->others[hex] <= fx->stack;
+    return v->leader || 1 + v->others[hex] <= fx->stack; /* as hm_can_stack */
 }
 
 bool hm_adjacent_enemy(const hm_state *s, const mk_scenario *sc, int hex, int side)
