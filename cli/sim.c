@@ -57,6 +57,11 @@ typedef struct study {
     double t0, last_line;
     int last_count;
     bool tty, quiet;
+    /* --csv: written a line per game as games finish (completion order),
+     * so that a study killed outright (mpirun's SIGKILL a second after
+     * Ctrl-C, a lost host, the OOM killer) keeps every finished game; at
+     * the end it is replaced by the file in game order. */
+    FILE *csv_live;
 } study;
 
 static double now_s(void)
@@ -121,6 +126,8 @@ static int play_game(void *p, int g, mk_match_game *r, char *msg, size_t len)
     return rc;
 }
 
+static void csv_line(const study *s, FILE *f, const mk_match_game *r);
+
 /* A finished game, from any thread (or, under MPI, any rank). */
 static void record_game(void *p, const mk_match_game *r)
 {
@@ -136,6 +143,10 @@ static void record_game(void *p, const mk_match_game *r)
             s->wins_a++;
         else
             s->wins_b++;
+        if (s->csv_live) {
+            csv_line(s, s->csv_live, r);
+            fflush(s->csv_live);
+        }
         progress(s, false);
     }
     pthread_mutex_unlock(&s->lock);
@@ -328,24 +339,48 @@ static int write_json(const study *s, const char *path)
     return rc;
 }
 
-static int write_csv(const study *s, const char *path)
+static void csv_header(const study *s, FILE *f)
 {
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return -1;
     const char *s0 = s->sc->sides[0].id, *s1 = s->sc->nsides > 1 ? s->sc->sides[1].id : "side1";
     fprintf(f, "number,seed,engine_%s,engine_%s,winner,level,vp_%s,vp_%s,turns,actions,seconds\n",
             s0, s1, s0, s1);
-    for (int g = 0; g < s->n; g++) {
-        if (!s->done[g])
-            continue;
-        const mk_match_game *r = &s->games[g];
-        fprintf(f, "%d,%llu,%s,%s,%s,%s,%d,%d,%d,%ld,%.3f\n", r->number,
-                (unsigned long long)r->seed, engine_of_side(s, r, 0), engine_of_side(s, r, 1),
-                r->winner >= 0 ? s->sc->sides[r->winner].id : "", r->level, r->vp[0], r->vp[1],
-                r->turns, r->actions, r->seconds);
+}
+
+static void csv_line(const study *s, FILE *f, const mk_match_game *r)
+{
+    fprintf(f, "%d,%llu,%s,%s,%s,%s,%d,%d,%d,%ld,%.3f\n", r->number, (unsigned long long)r->seed,
+            engine_of_side(s, r, 0), engine_of_side(s, r, 1),
+            r->winner >= 0 ? s->sc->sides[r->winner].id : "", r->level, r->vp[0], r->vp[1],
+            r->turns, r->actions, r->seconds);
+}
+
+/* The finished games in game order, written beside the file and renamed
+ * over it, so that the file holds every finished game at every moment. */
+static int write_csv(study *s, const char *path)
+{
+    char tmp[4096];
+    if (snprintf(tmp, sizeof tmp, "%s.part", path) >= (int)sizeof tmp) {
+        errno = ENAMETOOLONG;
+        return -1;
     }
-    return fclose(f) == 0 ? 0 : -1;
+    FILE *f = fopen(tmp, "w");
+    if (!f)
+        return -1;
+    csv_header(s, f);
+    for (int g = 0; g < s->n; g++)
+        if (s->done[g])
+            csv_line(s, f, &s->games[g]);
+    if (fclose(f) != 0) {
+        int e = errno;
+        remove(tmp);
+        errno = e;
+        return -1;
+    }
+    if (s->csv_live) {
+        fclose(s->csv_live);
+        s->csv_live = NULL;
+    }
+    return rename(tmp, path);
 }
 
 static void svg_text(FILE *f, double x, double y, const char *anchor, int size, const char *fill,
@@ -641,6 +676,8 @@ static void study_free(study *s)
         return;
     free(s->games);
     free(s->done);
+    if (s->csv_live)
+        fclose(s->csv_live);
     if (s->sc)
         mk_scenario_free(s->sc);
     free(s);
@@ -825,6 +862,18 @@ static int setup(int argc, char **argv, bool root, study **out, sim_args *o)
     }
     s->quiet = quiet || !root;
     s->tty = !s->quiet && isatty(STDERR_FILENO);
+    /* The CSV is opened now: a path that cannot be written is said before
+     * hours of games, not after them. */
+    if (root && o->csv) {
+        s->csv_live = fopen(o->csv, "w");
+        if (!s->csv_live) {
+            errf("musket sim: --csv: cannot write %s: %s\n", o->csv, strerror(errno));
+            study_free(s);
+            return 2;
+        }
+        csv_header(s, s->csv_live);
+        fflush(s->csv_live);
+    }
     *out = s;
     return 0;
 }
@@ -927,7 +976,8 @@ int mk_cli_sim(int argc, char **argv)
     if (interrupted)
         fprintf(stderr, "musket sim: interrupted: reporting the %d games that finished\n",
                 s->finished);
-    print_report(s);
+    /* The files first: when mpirun ends the job it kills this process a
+     * second after its SIGTERM, and the files are the study's record. */
     if (o.json && write_json(s, o.json) != 0) {
         fprintf(stderr, "musket sim: cannot write %s\n", o.json);
         rc = 1;
@@ -940,6 +990,7 @@ int mk_cli_sim(int argc, char **argv)
         fprintf(stderr, "musket sim: cannot write %s: %s\n", o.svg, strerror(errno));
         rc = 1;
     }
+    print_report(s);
     rc = rc ? rc : interrupted ? 130 : 0;
 #ifdef MUSKET_MPI
     if (how != MK_SIM_MPI_DONE)

@@ -93,6 +93,52 @@ sed 's/"hash": *"[0-9a-f]*"/"hash": "0000000000000000"/' "$tmp/game.json" >"$tmp
 expect 1 "replay of a record with a wrong hash" -- "$musket" replay "$tmp/tampered.json"
 contains "$tmp/err" "record.hash" "replay mismatch names the hash"
 
+# musket sim: outputs, a bad path refused before any game, Ctrl-C, and a
+# study killed outright keeping its finished games in the CSV.
+expect 2 "sim with a CSV path that cannot be written" -- \
+  "$musket" sim htl/tutorial -n 2 --a greedy --b random --csv "$tmp/no/such/dir/s.csv"
+contains "$tmp/err" "--csv: cannot write $tmp/no/such/dir/s.csv" "sim bad --csv"
+expect 0 "sim with every output" -- "$musket" sim htl/tutorial -n 6 --a greedy --b random \
+  --threads 2 --quiet --csv "$tmp/s.csv" --json "$tmp/s.json" --svg "$tmp/s.svg"
+contains "$tmp/out" "htl/tutorial: 6 of 6 games" "sim report"
+if [ "$(cut -d, -f1 "$tmp/s.csv" | tr '\n' ' ')" = "number 0 1 2 3 4 5 " ] && [ ! -e "$tmp/s.csv.part" ]
+then ok; else bad "sim CSV: not the 6 games in game order"; cat "$tmp/s.csv" >&2; fi
+contains "$tmp/s.json" '"games_played": 6' "sim JSON"
+contains "$tmp/s.svg" "<svg" "sim SVG"
+# lines_of FILE: game lines in a CSV (0 when there is none).
+lines_of() { local l=1; [ -f "$1" ] && l=$(wc -l <"$1"); echo $((l - 1)); }
+# start_study NAME: a long study in the background (pid in $sim_pid); waits
+# for 3 finished games in its CSV.
+start_study() {
+  "$musket" sim htl/trenton -n 100000 --a greedy --b greedy --samples 4 --seed 5 --threads 2 \
+    --csv "$tmp/$1.csv" >"$tmp/$1.out" 2>"$tmp/$1.err" &
+  sim_pid=$!
+  local i
+  for ((i = 0; i < 600; i++)); do [ "$(lines_of "$tmp/$1.csv")" -ge 3 ] && return 0; sleep 0.1; done
+  bad "$1: no game in the CSV within 60 s"
+}
+start_study ctrlc
+kill -INT "$sim_pid"
+wait "$sim_pid"; rc=$?
+rows=$(lines_of "$tmp/ctrlc.csv")
+if [ "$rc" -eq 130 ] && grep -q "htl/trenton: $rows of 100000 games (interrupted)" "$tmp/ctrlc.out" &&
+   [ "$rows" -ge 3 ] && [ "$rows" -lt 100000 ]; then ok; else
+  bad "sim Ctrl-C: exit $rc, $rows games in the CSV, report: $(head -1 "$tmp/ctrlc.out")"; fi
+contains "$tmp/ctrlc.err" "interrupted: reporting the $rows games that finished" "sim Ctrl-C"
+start_study killed
+kill -KILL "$sim_pid"
+wait "$sim_pid" 2>/dev/null
+rows=$(lines_of "$tmp/killed.csv")
+# Whole lines only, and a game that both studies finished (the same seed)
+# is the same game in both.
+whole=$(tail -n +2 "$tmp/killed.csv" |
+  grep -cE '^[0-9]+,[0-9]+,greedy,greedy,[a-z]*,[a-z]*,[0-9]+,[0-9]+,[0-9]+,[0-9]+,[0-9.]+$')
+differ=$(join -t, <(tail -n +2 "$tmp/killed.csv" | cut -d, -f1-10 | sort -t, -k1,1) \
+  <(tail -n +2 "$tmp/ctrlc.csv" | cut -d, -f1-10 | sort -t, -k1,1) |
+  awk -F, '{ for (i = 2; i <= 10; i++) if ($i != $(i + 9)) { print; break } }' | wc -l)
+if [ "$rows" -ge 3 ] && [ "$whole" -eq "$rows" ] && [ "$differ" -eq 0 ]; then ok; else
+  bad "sim killed: $rows games in the CSV, $whole whole, $differ differ"; cat "$tmp/killed.csv" >&2; fi
+
 # Terminal play with piped input ends cleanly at end of input.
 printf '1\nq\n' | "$musket" play htl/tutorial --seed 3 --no-color >"$tmp/play.out" 2>&1
 rc=$?
