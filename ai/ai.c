@@ -15,7 +15,7 @@ void mk_ai_config_init(mk_ai_config *cfg)
     cfg->seed = 1;
     cfg->threads = 1;
     cfg->samples = 8;
-    cfg->rollout_depth = MK_MCTS_ROLLOUT_DEPTH;
+    cfg->rollout_depth = -1;   /* the ruleset's */
     cfg->exploration = MK_MCTS_C;
     cfg->tree_depth = -1;
 }

@@ -35,9 +35,14 @@ typedef struct mk_ai_config {
     uint64_t seed;       /* tie breaks, sampled dice, rollouts */
     int threads;         /* mcts: root-parallel threads (1..64), default 1 */
     int samples;         /* greedy: dice samples per action (default 8) */
-    int rollout_depth;   /* mcts: actions after the tree before evaluating, each the
-                          * best of 3 random ones by the evaluation
-                          * (default MK_MCTS_ROLLOUT_DEPTH; 0 = evaluate at once) */
+    int rollout_depth;   /* mcts: how far a rollout goes after the tree, each action the
+                          * best of 3 random ones by the evaluation. MK_ROLLOUT_HORIZON:
+                          * to the horizon, the start of the next turn of the side whose
+                          * turn it is at the root (the rest of its turn and the other
+                          * side's whole turn; the tree then stays within the root's
+                          * turn); D >= 0: D actions (0 = evaluate at once), the tree
+                          * unbounded by turns; -1 (default): the ruleset's
+                          * (rs->ai_rollout_depth: the horizon, or Monmouth's 2) */
     double exploration;  /* mcts: UCB constant (default MK_MCTS_C) */
     int tree_depth;      /* mcts: the most actions an iteration follows in the tree before
                           * its rollout; 1: the root's children only (a flat search whose
@@ -46,7 +51,8 @@ typedef struct mk_ai_config {
 } mk_ai_config;
 
 #define MK_MCTS_DEFAULT_ITERATIONS 1000
-#define MK_MCTS_ROLLOUT_DEPTH 2
+#define MK_ROLLOUT_HORIZON (-2)      /* rollout_depth: to the horizon */
+#define MK_MCTS_ROLLOUT_MAX 96       /* a rollout to the horizon plays at most this many actions */
 #define MK_MCTS_C 0.15
 #define MK_AI_THREADS_MAX 64
 
@@ -68,6 +74,10 @@ typedef struct mk_ai_stats {
     long nodes;          /* tree nodes used */
     double seconds;      /* wall time of the choice */
     double value;        /* the chosen action's estimated value for the mover, in [-1, 1] */
+    long horizon_leaves; /* mcts: iterations scored at the horizon: at the start of the
+                          * root's active side's next turn (the state before the last
+                          * action was the other side's turn), or with the game over */
+    long rollout_actions;/* mcts: actions played by the rollouts, all iterations */
 } mk_ai_stats;
 
 /* The plain-C entry for programs (terminal play, sim, bench): chooses an

@@ -227,8 +227,8 @@ int main(int argc, char **argv)
         return 1;
     }
     printf("musket-bench: medians of %d runs of %.2f s, one core\n", runs, seconds);
-    printf("%-22s %12s %14s %8s %12s %12s\n", "scenario", "playouts/s", "actions/s",
-           "state B", "act/game", "mcts it/s");
+    printf("%-22s %12s %14s %8s %12s %12s %9s %9s\n", "scenario", "playouts/s", "actions/s",
+           "state B", "act/game", "mcts it/s", "roll/it", "horizon");
     for (int c = 0; c < ncat; c++) {
         if (only && strcmp(only, cat[c].id) != 0)
             continue;
@@ -258,6 +258,7 @@ int main(int argc, char **argv)
         void *choice = calloc(1, rs->state_size);
         memcpy(choice, st, rs->state_size);
         double games_s[MAX_RUNS], actions_s[MAX_RUNS], per_game[MAX_RUNS], mcts_s[MAX_RUNS];
+        double roll[MAX_RUNS], at[MAX_RUNS];   /* rollout actions an iteration, % at the horizon */
         uint64_t seed = 1;
         for (int r = 0; r < runs; r++) {
             long games = 0, actions = 0;
@@ -276,14 +277,16 @@ int main(int argc, char **argv)
             cfg.seed = (uint64_t)r + 1;
             mk_ai_stats stats;
             mk_action a;
-            if (mk_ai_pick_stats(rs, sc, choice, &cfg, &a, &stats) == 0 && stats.seconds > 0)
+            mcts_s[r] = roll[r] = at[r] = 0;
+            if (mk_ai_pick_stats(rs, sc, choice, &cfg, &a, &stats) == 0 && stats.seconds > 0) {
                 mcts_s[r] = stats.iterations / stats.seconds;
-            else
-                mcts_s[r] = 0;
+                roll[r] = stats.iterations ? (double)stats.rollout_actions / stats.iterations : 0;
+                at[r] = stats.iterations ? 100.0 * stats.horizon_leaves / stats.iterations : 0;
+            }
         }
-        printf("%-22s %12.0f %14.0f %8zu %12.1f %12.0f\n", cat[c].id, median(games_s, runs),
-               median(actions_s, runs), rs->state_size, median(per_game, runs),
-               median(mcts_s, runs));
+        printf("%-22s %12.0f %14.0f %8zu %12.1f %12.0f %9.1f %8.1f%%\n", cat[c].id,
+               median(games_s, runs), median(actions_s, runs), rs->state_size,
+               median(per_game, runs), median(mcts_s, runs), median(roll, runs), median(at, runs));
         fflush(stdout);
         free(init);
         free(choice);

@@ -588,7 +588,9 @@ static void usage(FILE *f)
         "  --a-budget-ms B, --a-iterations I, --b-budget-ms B, --b-iterations I\n"
         "                      the same for one engine (e.g. 4x against 1x)\n"
         "  --samples K         greedy's dice samples per action (default 8)\n"
-        "  --rollout-depth D   mcts: random actions before the evaluation (default %d)\n"
+        "  --rollout-depth D   mcts: D guided actions after the tree, then the evaluation,\n"
+        "                      or 'horizon': to the start of the next turn of the side\n"
+        "                      whose turn it is (default: the ruleset's, docs/ai.md)\n"
         "  --exploration P     mcts: UCB constant in hundredths (default %.0f)\n"
         "  --tree-depth D      mcts: most tree actions before a rollout (1: flat, 0: no\n"
         "                      limit; default: the ruleset's, docs/ai.md)\n"
@@ -601,7 +603,7 @@ static void usage(FILE *f)
         "example:\n"
         "  musket sim htl/tutorial -n 100 --a mcts --b greedy --budget-ms 200 --threads 2 \\\n"
         "      --svg study.svg --json study.json\n",
-        MK_MCTS_DEFAULT_ITERATIONS, MK_MCTS_ROLLOUT_DEPTH, MK_MCTS_C * 100,
+        MK_MCTS_DEFAULT_ITERATIONS, MK_MCTS_C * 100,
         MK_MATCH_MAX_ACTIONS);
 #ifdef MUSKET_MPI
     fprintf(f,
@@ -742,6 +744,8 @@ static int setup(int argc, char **argv, bool root, study **out, sim_args *o)
             target = &o->threads, lo = 1, hi = SIM_MAX_THREADS;
         else if (strcmp(a, "--max-actions") == 0)
             target = &max_actions, lo = 1, hi = 100000000;
+        else if (strcmp(a, "--rollout-depth") == 0 && strcmp(v, "horizon") == 0)
+            rollout = MK_ROLLOUT_HORIZON;
         else if (strcmp(a, "--rollout-depth") == 0)
             target = &rollout, lo = 0, hi = 10000;
         else if (strcmp(a, "--exploration") == 0)
@@ -767,7 +771,8 @@ static int setup(int argc, char **argv, bool root, study **out, sim_args *o)
             return 2;
         }
         if (target && !parse_long(v, lo, hi, target)) {
-            errf("musket sim: %s: '%s' is not a whole number from %ld to %ld\n", a, v, lo, hi);
+            errf("musket sim: %s: '%s' is not a whole number from %ld to %ld%s\n", a, v, lo, hi,
+                 target == &rollout ? " (or 'horizon')" : "");
             return 2;
         }
     }
@@ -797,7 +802,7 @@ static int setup(int argc, char **argv, bool root, study **out, sim_args *o)
             c->budget_ms = 0;
         }
         c->samples = (int)samples;
-        if (rollout >= 0)
+        if (rollout >= 0 || rollout == MK_ROLLOUT_HORIZON)
             c->rollout_depth = (int)rollout;
         if (explore_pct >= 0)
             c->exploration = explore_pct / 100.0;
@@ -816,6 +821,14 @@ static int setup(int argc, char **argv, bool root, study **out, sim_args *o)
                              c->tree_depth ? " flat" : " full tree");
                 else
                     snprintf(s->label[k] + l, sizeof s->label[k] - l, " tree %d", c->tree_depth);
+            }
+            if (c->rollout_depth >= 0 || c->rollout_depth == MK_ROLLOUT_HORIZON) {
+                size_t l = strlen(s->label[k]);
+                if (c->rollout_depth >= 0)
+                    snprintf(s->label[k] + l, sizeof s->label[k] - l, " rollout %d",
+                             c->rollout_depth);
+                else
+                    snprintf(s->label[k] + l, sizeof s->label[k] - l, " horizon");
             }
         } else {
             snprintf(s->label[k], sizeof s->label[k], "%s", mk_ai_engine_name(c->engine));

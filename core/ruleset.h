@@ -116,6 +116,12 @@ typedef struct mk_ruleset {
      * position a lot, open-loop statistics below the root mix positions
      * too unlike to guide a choice, and a flat search (1) plays better. */
     int ai_tree_depth;
+    /* How far mcts's rollouts go here (mk_ai_config's rollout_depth when a
+     * caller leaves it to the ruleset): 0, to the horizon (the start of the
+     * next turn of the side whose turn it is at the root); D > 0, D
+     * actions, for a ruleset whose turns are too long for a rollout to
+     * reach the next (Monmouth: a turn is hundreds of actions). */
+    int ai_rollout_depth;
 
     /* JSON (not on the hot path). */
     /* The STATE object of PROTOCOL.md, without "hash" (the caller adds it). */

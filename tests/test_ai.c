@@ -235,6 +235,59 @@ static void test_tree_depth(const mk_ruleset *rs, const mk_scenario *sc)
     free(st);
 }
 
+/* The horizon (docs/ai.md): by default every mcts iteration is scored at
+ * the start of the next turn of the side whose turn it is at the root (or
+ * at the game's end), checked at the opening and along a random game;
+ * with a fixed rollout depth of 2 most iterations stop in the middle of a
+ * turn. Returns the positions checked. */
+static int test_horizon(const mk_ruleset *rs, const mk_scenario *sc, int iterations, int every)
+{
+    void *st = calloc(1, rs->state_size);
+    mk_error err;
+    CHECK(rs->init(st, sc, 0, 23, NULL, &err) == 0);
+    mk_rng rng;
+    mk_rng_seed(&rng, 5);
+    int checked = 0;
+    long iters = 0, at = 0, fixed_iters = 0, fixed_at = 0, played = 0;
+    for (int step = 0; !rs->over(st) && step < 3000; step++) {
+        mk_action a;
+        mk_action acts[MK_MAX_ACTIONS];
+        if (step % every == 0 && rs->legal(st, sc, acts, MK_MAX_ACTIONS) > 1) {
+            mk_ai_config cfg;
+            mk_ai_config_init(&cfg);
+            cfg.engine = MK_AI_MCTS;
+            cfg.iterations = iterations;
+            cfg.seed = (uint64_t)step + 1;
+            mk_ai_stats stats;
+            CHECK_EQ(cfg.rollout_depth, -1); /* the horizon is the default */
+            CHECK(mk_ai_pick_stats(rs, sc, st, &cfg, &a, &stats) == 0);
+            CHECK(is_legal(rs, sc, st, &a));
+            CHECK_EQ(stats.iterations, iterations);
+            CHECK_EQ(stats.horizon_leaves, stats.iterations);
+            iters += stats.iterations;
+            at += stats.horizon_leaves;
+            played += stats.rollout_actions;
+            cfg.rollout_depth = 2;
+            CHECK(mk_ai_pick_stats(rs, sc, st, &cfg, &a, &stats) == 0);
+            CHECK(is_legal(rs, sc, st, &a));
+            fixed_iters += stats.iterations;
+            fixed_at += stats.horizon_leaves;
+            checked++;
+        }
+        CHECK(mk_ai_random(rs, sc, st, &rng, &a) == 0);
+        mk_events sink;
+        mk_events_init(&sink, NULL, 0);
+        CHECK(rs->apply(st, sc, &a, &sink, &err) == 0);
+    }
+    printf("%s: horizon: %ld of %ld iterations scored at the horizon, %.1f rollout actions "
+           "each; rollout depth 2: %ld of %ld (%d positions)\n", sc->id, at, iters,
+           iters ? (double)played / iters : 0.0, fixed_at, fixed_iters, checked);
+    CHECK(checked >= 3);
+    CHECK(fixed_at < fixed_iters); /* some stop inside a turn */
+    free(st);
+    return checked;
+}
+
 /* mcts (and greedy) return a legal action in every position of random
  * games, with one thread and with two. Returns positions checked. */
 static int test_legal_everywhere(const mk_ruleset *rs, const mk_scenario *sc, int games,
@@ -522,6 +575,7 @@ int main(void)
     if (toy) {
         test_greedy_toy(toy);
         test_determinism(&toy2, toy, 300);
+        test_horizon(&toy2, toy, 200, 2);
         test_legal_everywhere(&toy2, toy, 4, 1, 40);
         test_strength_toy(toy);
         test_match_repro(&toy2, toy, MK_AI_MCTS);
@@ -538,11 +592,41 @@ int main(void)
     if (hm) { /* Horse & Musket's search is flat (docs/ai.md) */
         CHECK_EQ(hm->rs->ai_tree_depth, 1);
         test_tree_depth(hm->rs, hm);
+        test_horizon(hm->rs, hm, 40, 25);
         mk_scenario_free(hm);
+    }
+    mk_scenario *bar = mk_catalog_load("bar/1-lees-repulse", rss, nrs, &err);
+    if (bar) { /* Monmouth's turns are too long for the horizon: 2 actions a rollout */
+        const mk_ruleset *rs = bar->rs;
+        CHECK_EQ(rs->ai_rollout_depth, 2);
+        void *st = calloc(1, rs->state_size);
+        CHECK(rs->init(st, bar, 0, 3, NULL, &err) == 0);
+        mk_action one[2], a;
+        for (int k = 0; k < 64 && rs->legal(st, bar, one, 2) == 1; k++) {
+            mk_events sink;
+            mk_events_init(&sink, NULL, 0);
+            CHECK(rs->apply(st, bar, &one[0], &sink, &err) == 0);
+        }
+        mk_ai_config cfg;
+        mk_ai_config_init(&cfg);
+        cfg.engine = MK_AI_MCTS;
+        cfg.iterations = 30;
+        mk_ai_stats stats;
+        CHECK(mk_ai_pick_stats(rs, bar, st, &cfg, &a, &stats) == 0);
+        CHECK(is_legal(rs, bar, st, &a));
+        CHECK(stats.rollout_actions > 30 && stats.rollout_actions <= 2 * 30);
+        cfg.rollout_depth = MK_ROLLOUT_HORIZON; /* asked for: longer rollouts */
+        CHECK(mk_ai_pick_stats(rs, bar, st, &cfg, &a, &stats) == 0);
+        CHECK(stats.rollout_actions > 2 * 30);
+        printf("bar/1-lees-repulse: rollout actions of 30 iterations: depth 2 (the ruleset's) "
+               "and to the horizon (%ld)\n", stats.rollout_actions);
+        free(st);
+        mk_scenario_free(bar);
     }
     if (htl) {
         test_determinism(htl->rs, htl, 200);
         test_tree_depth(htl->rs, htl);
+        test_horizon(htl->rs, htl, 100, 4);
         test_htl_evaluate(htl->rs, htl);
         test_htl_los(htl->rs, htl);
         int n = test_legal_everywhere(htl->rs, htl, 3, 3, 30);

@@ -1911,6 +1911,7 @@ const mk_ruleset mk_bar_ruleset = {
     .result = bar_result,
     .hash = hash,
     .evaluate = bar_evaluate,
+    .ai_rollout_depth = 2, /* a turn is hundreds of actions: no rollout reaches the horizon (docs/ai.md) */
     .state_json = state_json,
     .action_json = action_json,
     .action_parse = action_parse,
