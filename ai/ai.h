@@ -36,8 +36,8 @@ typedef struct mk_ai_config {
     int threads;         /* mcts: root-parallel threads (1..64), default 1 */
     int samples;         /* greedy: dice samples per action (default 8) */
     int rollout_depth;   /* mcts: how far a rollout goes after the tree, each action the
-                          * best of 3 random ones by the evaluation. MK_ROLLOUT_HORIZON:
-                          * to the horizon, the start of the next turn of the side whose
+                          * best of 10 random ones by the evaluation (3 at a fixed
+                          * depth). MK_ROLLOUT_HORIZON: to the horizon, the start of the next turn of the side whose
                           * turn it is at the root (the rest of its turn and the other
                           * side's whole turn; the tree then stays within the root's
                           * turn); D >= 0: D actions (0 = evaluate at once), the tree

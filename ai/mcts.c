@@ -75,7 +75,12 @@
 #define PW_C 2.0               /* progressive widening constant */
 #define ROOT_SAMPLES 4         /* dice samples of the one-ply ordering at the root */
 #define EXPAND_K 4             /* untried actions looked at per expansion below the root */
-#define ROLLOUT_K 3            /* random actions looked at per rollout step */
+/* Random actions looked at per rollout step: rollouts to the horizon are
+ * long, and 10 made them good enough to beat greedy where 3 did not
+ * (docs/ai.md, "The horizon"); fixed-depth rollouts (Monmouth's 2
+ * actions) keep the 3 they were studied with. */
+#define ROLLOUT_K 10
+#define ROLLOUT_K_FIXED 3
 #define PRIOR_N 8.0            /* a root child's one-ply value counts as at least this many visits */
 #define PRIOR_SQRT 1.0         /* ... and as PRIOR_SQRT * sqrt(root visits) once that is more */
 #define NODES_PER_MS 400       /* pool size for a time budget */
@@ -129,6 +134,7 @@ typedef struct search {
     uint32_t gen;
     mk_rng rng;
     long iterations;
+    bool dropped;            /* the last iteration ran past the deadline, dropped */
     long horizon_leaves, rollout_actions;   /* mk_ai_stats */
     /* Calibration of the root's prior: over the iterations that went
      * through a root child, the sum of their values for the root's mover
@@ -390,11 +396,21 @@ static void iterate(search *s)
     }
 
     /* Rollout: to the horizon (the root's active side's next turn) or
-     * rollout_depth actions, each step the best of ROLLOUT_K random
-     * actions by the evaluation, then the evaluation. */
+     * rollout_depth actions, each step the best of ROLLOUT_K random actions
+     * (ROLLOUT_K_FIXED at a fixed depth) by the evaluation, then the
+     * evaluation. */
     int steps = horizon ? MK_MCTS_ROLLOUT_MAX : rd;
     bool other_turn = false;
+    /* On a time budget, a rollout still under way at the deadline is
+     * dropped (not counted, nothing backed up): one to the horizon can
+     * take a thousand applies, and the move must fit its budget (hard:
+     * at most 1 s). The clock costs less than a hundredth of a step. */
+    bool timed = !s->max_iterations && s->iterations > 0;
     for (int d = 0; d < steps && !rs->over(w); d++) {
+        if (timed && now_s() >= s->deadline) {
+            s->dropped = true;
+            return;
+        }
         if (horizon) {
             bool ours = rs->active(w) == ri->active;
             if (ours && other_turn)
@@ -405,7 +421,8 @@ static void iterate(search *s)
         if (n <= 0)
             break;
         last_ours = rs->active(w) == ri->active;
-        if (guided(s, w, s->acts, n, NULL, rs->to_move(w), ROLLOUT_K) < 0)
+        int k = horizon ? ROLLOUT_K : ROLLOUT_K_FIXED;
+        if (guided(s, w, s->acts, n, NULL, rs->to_move(w), k) < 0)
             return;
         s->rollout_actions++;
     }
@@ -450,6 +467,8 @@ static void *search_run(void *p)
                               : s->iterations > 0 && now_s() >= s->deadline)
             break;
         iterate(s);
+        if (s->dropped)
+            break;
     }
     return NULL;
 }

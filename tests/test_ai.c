@@ -353,9 +353,12 @@ static void test_strength_toy(const mk_scenario *sc)
     cfg[0].engine = MK_AI_MCTS;
     cfg[0].iterations = 300;
     int wa, wb;
-    duel(&toy2, sc, cfg, 20, 42, &wa, &wb);
-    printf("toy2: mcts 300 it. %d wins, random %d wins of 20\n", wa, wb);
-    CHECK(wa >= 14 && wa > 3 * wb);
+    /* 60 games: over 200, mcts won 81-85% of the decisive ones (rollouts
+     * of 3 or 10 candidates a step), so 20 games' 14 wins was too near a
+     * coin's edge; a random player in its place wins about half. */
+    duel(&toy2, sc, cfg, 60, 42, &wa, &wb);
+    printf("toy2: mcts 300 it. %d wins, random %d wins of 60\n", wa, wb);
+    CHECK(wa >= 40 && wa > 2 * wb);
     cfg[0].engine = MK_AI_GREEDY;
     duel(&toy2, sc, cfg, 20, 43, &wa, &wb);
     printf("toy2: greedy %d wins, random %d wins of 20\n", wa, wb);
