@@ -37,12 +37,13 @@ typedef struct mk_ai_config {
     int samples;         /* greedy: dice samples per action (default 8) */
     int rollout_depth;   /* mcts: how far a rollout goes after the tree, each action the
                           * best of 10 random ones by the evaluation (3 at a fixed
-                          * depth). MK_ROLLOUT_HORIZON: to the horizon, the start of the next turn of the side whose
-                          * turn it is at the root (the rest of its turn and the other
-                          * side's whole turn; the tree then stays within the root's
-                          * turn); D >= 0: D actions (0 = evaluate at once), the tree
-                          * unbounded by turns; -1 (default): the ruleset's
-                          * (rs->ai_rollout_depth: the horizon, or Monmouth's 2) */
+                          * depth). MK_ROLLOUT_HORIZON: to the horizon, the start of
+                          * the next turn of the side whose turn it is at the root (the
+                          * rest of its turn and the other side's whole turn; the tree
+                          * then stays within the root's turn); D >= 0: D actions (0 =
+                          * evaluate at once), the tree unbounded by turns; -1
+                          * (default): the ruleset's (rs->ai_rollout_depth: the
+                          * horizon, or Monmouth's 2) */
     double exploration;  /* mcts: UCB constant (default MK_MCTS_C) */
     int tree_depth;      /* mcts: the most actions an iteration follows in the tree before
                           * its rollout; 1: the root's children only (a flat search whose
