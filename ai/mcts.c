@@ -134,7 +134,6 @@ typedef struct search {
     uint32_t gen;
     mk_rng rng;
     long iterations;
-    bool dropped;            /* the last iteration ran past the deadline, dropped */
     long horizon_leaves, rollout_actions;   /* mk_ai_stats */
     /* Calibration of the root's prior: over the iterations that went
      * through a root child, the sum of their values for the root's mover
@@ -291,8 +290,9 @@ static int guided(search *s, void *w, const mk_action *acts, int n, const uint32
 }
 
 /* One iteration: selection and expansion down the tree, a rollout, and
- * the backup of its value along the path. */
-static void iterate(search *s)
+ * the backup of its value along the path. False: its rollout was still
+ * under way at the deadline of a timed search and was dropped. */
+static bool iterate(search *s)
 {
     const root_info *ri = s->root;
     const mk_ruleset *rs = ri->rs;
@@ -342,7 +342,7 @@ static void iterate(search *s)
                 break;
             last_ours = true;   /* the root's own state */
             if (apply_quiet(rs, sc, w, &s->pool[chosen].act) != 0)
-                return;
+                return true;
             path[depth++] = chosen;
             if (s->pool[chosen].visits == 0)
                 break;   /* just expanded: roll out from here */
@@ -377,7 +377,7 @@ static void iterate(search *s)
                 last_ours = rs->active(w) == ri->active;
                 int pick = guided(s, w, s->acts, n, s->tried, mover, EXPAND_K);
                 if (pick < 0)
-                    return;
+                    return true;
                 int c = new_node(s, cur, &s->acts[pick], mover, -1);
                 if (c >= 0) {
                     s->pool[c].avail = 1;
@@ -390,7 +390,7 @@ static void iterate(search *s)
             break;
         last_ours = rs->active(w) == ri->active;
         if (apply_quiet(rs, sc, w, &s->pool[chosen].act) != 0)
-            return;
+            return true;
         path[depth++] = chosen;
         cur = chosen;
     }
@@ -406,11 +406,10 @@ static void iterate(search *s)
      * take a thousand applies, and the move must fit its budget (hard:
      * at most 1 s). The clock costs less than a hundredth of a step. */
     bool timed = !s->max_iterations && s->iterations > 0;
+    int k = horizon ? ROLLOUT_K : ROLLOUT_K_FIXED;
     for (int d = 0; d < steps && !rs->over(w); d++) {
-        if (timed && now_s() >= s->deadline) {
-            s->dropped = true;
-            return;
-        }
+        if (timed && now_s() >= s->deadline)
+            return false;
         if (horizon) {
             bool ours = rs->active(w) == ri->active;
             if (ours && other_turn)
@@ -421,9 +420,8 @@ static void iterate(search *s)
         if (n <= 0)
             break;
         last_ours = rs->active(w) == ri->active;
-        int k = horizon ? ROLLOUT_K : ROLLOUT_K_FIXED;
         if (guided(s, w, s->acts, n, NULL, rs->to_move(w), k) < 0)
-            return;
+            return true;
         s->rollout_actions++;
     }
     if (rs->over(w) || (!last_ours && rs->active(w) == ri->active))
@@ -441,6 +439,7 @@ static void iterate(search *s)
         if (i > 0)
             nd->sum += (float)(nd->mover == 0 ? v0 : -v0);
     }
+    return true;
 }
 
 static void *search_run(void *p)
@@ -466,9 +465,8 @@ static void *search_run(void *p)
         if (s->max_iterations ? s->iterations >= s->max_iterations
                               : s->iterations > 0 && now_s() >= s->deadline)
             break;
-        iterate(s);
-        if (s->dropped)
-            break;
+        if (!iterate(s))
+            break;   /* dropped at the deadline: not counted */
     }
     return NULL;
 }
