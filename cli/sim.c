@@ -58,7 +58,7 @@ typedef struct study {
     int last_count;
     bool tty, quiet;
     /* --csv: written a line per game as games finish (completion order),
-     * so that a study killed outright (mpirun's SIGKILL a second after
+     * so that a study killed outright (mpirun's SIGKILL soon after
      * Ctrl-C, a lost host, the OOM killer) keeps every finished game; at
      * the end it is replaced by the file in game order. */
     FILE *csv_live;
@@ -989,8 +989,12 @@ int mk_cli_sim(int argc, char **argv)
     if (interrupted)
         fprintf(stderr, "musket sim: interrupted: reporting the %d games that finished\n",
                 s->finished);
-    /* The files first: when mpirun ends the job it kills this process a
-     * second after its SIGTERM, and the files are the study's record. */
+    /* The report first, flushed: when mpirun ends the job it kills this
+     * process a few seconds after its SIGTERM (docs/sim-mpi.md), and on a
+     * loaded machine they can run out. The CSV needs no hurry: it already
+     * holds every finished game, a line each. */
+    print_report(s);
+    fflush(stdout);
     if (o.json && write_json(s, o.json) != 0) {
         fprintf(stderr, "musket sim: cannot write %s\n", o.json);
         rc = 1;
@@ -1003,7 +1007,6 @@ int mk_cli_sim(int argc, char **argv)
         fprintf(stderr, "musket sim: cannot write %s: %s\n", o.svg, strerror(errno));
         rc = 1;
     }
-    print_report(s);
     rc = rc ? rc : interrupted ? 130 : 0;
 #ifdef MUSKET_MPI
     if (how != MK_SIM_MPI_DONE)
