@@ -91,11 +91,16 @@ mk_scenario *mk_catalog_load(const char *name, const mk_ruleset *const *rulesets
         }
     }
     if (n >= 0) {
+        /* As many ids as the message holds, then how many more: a list
+         * cut short without a word looked complete. */
         char known[400] = "";
         size_t used = 0;
-        for (int i = 0; i < n && used + MK_ID_MAX * 2 + 2 < sizeof known; i++)
+        int i = 0;
+        for (; i < n && used + MK_ID_MAX * 2 + 2 < sizeof known; i++)
             used += (size_t)snprintf(known + used, sizeof known - used, "%s%s", i ? ", " : "",
                                      all[i].id);
+        if (i < n)
+            snprintf(known + used, sizeof known - used, " and %d more: musket list", n - i);
         mk_error_set(err, "bad_arg", "unknown scenario '%s' (built-in: %s; or give a .json file)",
                      name, n ? known : "none");
     }

@@ -41,6 +41,8 @@ contains "$tmp/out" "htl/tutorial" "musket list"
 expect 0 "musket show htl/tutorial" -- "$musket" show htl/tutorial
 expect 2 "show of an unknown scenario" -- "$musket" show htl/atlantis
 contains "$tmp/err" "unknown scenario 'htl/atlantis'" "show of an unknown scenario"
+# 21 ids do not fit the message: it says how many more, not a list that looks whole.
+contains "$tmp/err" " more: musket list; or give a .json file" "unknown scenario: the list's end"
 expect 0 "validate every built-in scenario" -- "$musket" validate scenarios/*/*.json
 
 printf '{"ruleset": "htl", "id": "x",\n  "title": }\n' >"$tmp/syntax.json"
