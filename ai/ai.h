@@ -9,7 +9,10 @@
  *           cut-off rollouts scored by the evaluate hook.
  * Every engine plays for the side that decides now (rs->to_move), which is
  * not always the side whose turn it is. None of them allocates while it
- * applies actions; mcts allocates its node pool once per search. */
+ * applies actions; mcts keeps its buffers (node pools, states) for the
+ * thread that called it, so after that thread's first move (or one with a
+ * larger state, more threads or a larger budget) choosing allocates
+ * nothing. They are freed when the thread exits, or by mk_ai_release. */
 #ifndef MK_AI_H
 #define MK_AI_H
 
@@ -101,6 +104,10 @@ int mk_ai_pick(const mk_ruleset *rs, const mk_scenario *sc, const void *st,
 /* The same, reporting what the search did in *stats (may be NULL). */
 int mk_ai_pick_stats(const mk_ruleset *rs, const mk_scenario *sc, const void *st,
                      const mk_ai_config *cfg, mk_action *out, mk_ai_stats *stats);
+
+/* Frees the memory mcts keeps for the calling thread's next move (it is
+ * otherwise freed when the thread exits). Harmless when there is none. */
+void mk_ai_release(void);
 
 /* The engines themselves (mk_ai_pick dispatches to them). */
 int mk_ai_greedy(const mk_ruleset *rs, const mk_scenario *sc, const void *st,

@@ -55,9 +55,12 @@
  * so far before they are blended in; the move played is the root child
  * with the best blended value.
  *
- * Memory: one node pool per search, allocated before the first iteration
- * and never grown (when it is full, iterations go on without adding
- * nodes); no allocation inside an iteration. Root parallelism: `threads`
+ * Memory: every buffer a move needs (a node pool and three states per
+ * search, the root's lists) is kept by the calling thread from one move
+ * to the next (mcts_mem), so that choosing a move allocates nothing once
+ * the thread has chosen one with as large a state, as many threads and
+ * as large a budget; the pool is never grown during a move (when it is
+ * full, iterations go on without adding nodes). Root parallelism: `threads`
  * independent searches with their own seeds and pools; their root visit
  * counts are summed. One thread and an iteration budget: the same seed
  * gives the same action every time. */
@@ -123,15 +126,17 @@ typedef struct search {
     uint64_t seed;
     long max_iterations;     /* 0: until the deadline */
     double deadline;
-    /* per search, allocated once */
+    int npool, cap;          /* nodes used, and the most this move may use (<= pool_cap) */
+    /* Buffers, kept from move to move (mcts_mem); search_fit sizes them. */
     node *pool;
-    int npool, cap;
+    int pool_cap;
+    size_t state_cap;        /* bytes of each of the three states */
     void *work;
     void *cand, *best;       /* two more states: candidates of a guided choice */
     mk_action *acts;
     uint32_t *tried;
     set_entry *set;
-    uint32_t gen;
+    uint32_t gen;            /* marks set[] and tried[] entries of the last set_fill; 0: none */
     mk_rng rng;
     long iterations;
     long horizon_leaves, rollout_actions;   /* mk_ai_stats */
@@ -141,7 +146,6 @@ typedef struct search {
      * how far the rollouts' scale lies from the one-ply look's. */
     double root_sumv, root_sump;
     long root_n;
-    int failed;              /* memory could not be had */
 } search;
 
 static double now_s(void)
@@ -164,7 +168,11 @@ static uint64_t action_key(const mk_action *a)
 
 static void set_fill(search *s, const mk_action *acts, int n)
 {
-    s->gen++;
+    if (++s->gen == 0) {   /* wrapped, after 4 billion fills: start the marks afresh */
+        memset(s->set, 0, sizeof *s->set * SET_SIZE);
+        memset(s->tried, 0, sizeof *s->tried * MK_MAX_ACTIONS);
+        s->gen = 1;
+    }
     for (int i = 0; i < n; i++) {
         uint64_t k = action_key(&acts[i]);
         for (uint32_t h = (uint32_t)k & (SET_SIZE - 1);; h = (h + 1) & (SET_SIZE - 1))
@@ -445,20 +453,7 @@ static bool iterate(search *s)
 static void *search_run(void *p)
 {
     search *s = p;
-    const mk_ruleset *rs = s->root->rs;
-    s->pool = malloc(sizeof *s->pool * (size_t)s->cap);
-    s->work = malloc(rs->state_size);
-    s->cand = malloc(rs->state_size);
-    s->best = malloc(rs->state_size);
-    s->acts = malloc(sizeof *s->acts * MK_MAX_ACTIONS);
-    s->tried = calloc(MK_MAX_ACTIONS, sizeof *s->tried);
-    s->set = calloc(SET_SIZE, sizeof *s->set);
-    if (!s->pool || !s->work || !s->cand || !s->best || !s->acts || !s->tried || !s->set) {
-        s->failed = 1;
-        return NULL;
-    }
     mk_rng_seed(&s->rng, s->seed);
-    s->gen = 1;   /* 0 marks entries never written */
     s->npool = 1;
     s->pool[0] = (node){.first = -1, .next = -1, .root_index = -1, .mover = -1};
     for (s->iterations = 0;; s->iterations++) {
@@ -469,6 +464,40 @@ static void *search_run(void *p)
             break;   /* dropped at the deadline: not counted */
     }
     return NULL;
+}
+
+/* *p made a block of at least n bytes (its contents are not kept). */
+static int fit(void **p, size_t n)
+{
+    void *q = malloc(n);
+    if (!q)
+        return -1;
+    free(*p);
+    *p = q;
+    return 0;
+}
+
+/* The buffers of search s made large enough for states of state_size
+ * bytes and pool_cap nodes. Returns 0, or -1 (what it has stays usable). */
+static int search_fit(search *s, size_t state_size, int pool_cap)
+{
+    if (s->state_cap < state_size) {
+        if (fit(&s->work, state_size) || fit(&s->cand, state_size) || fit(&s->best, state_size))
+            return -1;
+        s->state_cap = state_size;
+    }
+    if (s->pool_cap < pool_cap) {
+        if (fit((void **)&s->pool, sizeof *s->pool * (size_t)pool_cap))
+            return -1;
+        s->pool_cap = pool_cap;
+    }
+    if (!s->acts && !(s->acts = malloc(sizeof *s->acts * MK_MAX_ACTIONS)))
+        return -1;
+    if (!s->tried && !(s->tried = calloc(MK_MAX_ACTIONS, sizeof *s->tried)))
+        return -1;
+    if (!s->set && !(s->set = calloc(SET_SIZE, sizeof *s->set)))
+        return -1;
+    return 0;
 }
 
 static void search_free(search *s)
@@ -488,9 +517,8 @@ typedef struct ordered {
     int idx;
 } ordered;
 
-static int by_value(const void *a, const void *b)
+static int by_value(const ordered *x, const ordered *y)
 {
-    const ordered *x = a, *y = b;
     if (x->value != y->value)
         return x->value > y->value ? -1 : 1;
     if (x->tie != y->tie)
@@ -498,23 +526,132 @@ static int by_value(const void *a, const void *b)
     return x->idx - y->idx;
 }
 
+/* Sorts o[0..n-1] best first (by_value), a bottom-up merge sort with
+ * tmp (n entries) as scratch. Not qsort: glibc's allocates for arrays of
+ * more than 1 KiB (64 actions), and choosing allocates nothing. */
+static void sort_ordered(ordered *o, ordered *tmp, int n)
+{
+    for (int w = 1; w < n; w *= 2) {
+        for (int lo = 0; lo < n; lo += 2 * w) {
+            int mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+            int i = lo, j = mid, k = lo;
+            while (i < mid && j < hi)
+                tmp[k++] = by_value(&o[j], &o[i]) < 0 ? o[j++] : o[i++];
+            while (i < mid)
+                tmp[k++] = o[i++];
+            while (j < hi)
+                tmp[k++] = o[j++];
+        }
+        memcpy(o, tmp, sizeof *o * (size_t)n);
+    }
+}
+
+/* What a move's search needs, kept by the thread that calls mk_ai_mcts
+ * from one move to the next: choosing allocates nothing (issue 4's target)
+ * once the thread has chosen a move with as large a state, as many
+ * threads and as large a node pool. Freed when the thread exits, or by
+ * mk_ai_release. A time budget sizes the pool for NODES_PER_MS, far more
+ * nodes than are used (about 15 a millisecond): its untouched pages cost
+ * address space, not memory. */
+typedef struct mcts_mem {
+    root_info ri;
+    mk_action acts[MK_MAX_ACTIONS];
+    double values[MK_MAX_ACTIONS];
+    ordered ord[MK_MAX_ACTIONS], ord_tmp[MK_MAX_ACTIONS];
+    uint64_t visits[MK_MAX_ACTIONS];
+    double sum[MK_MAX_ACTIONS];
+    void *work;          /* two states, for mk_ai_one_ply */
+    size_t work_cap;     /* bytes of each */
+    search *ss;
+    int nsearch;         /* searches in ss */
+} mcts_mem;
+
+static pthread_key_t mem_key;
+static pthread_once_t mem_once = PTHREAD_ONCE_INIT;
+static bool mem_keyed;
+
+static void mem_free(void *p)
+{
+    mcts_mem *m = p;
+    if (!m)
+        return;
+    for (int t = 0; t < m->nsearch; t++)
+        search_free(&m->ss[t]);
+    free(m->ss);
+    free(m->work);
+    free(m);
+}
+
+static void mem_key_make(void) { mem_keyed = pthread_key_create(&mem_key, mem_free) == 0; }
+
+/* The calling thread's mcts_mem, made to fit a move: states of
+ * state_size bytes, nsearch searches of pool_cap nodes. NULL when memory
+ * cannot be had (what the thread had is kept). Without a thread key (it
+ * could not be made) the memory is the caller's to free: *own is set. */
+static mcts_mem *mem_get(size_t state_size, int nsearch, int pool_cap, bool *own)
+{
+    pthread_once(&mem_once, mem_key_make);
+    mcts_mem *m = mem_keyed ? pthread_getspecific(mem_key) : NULL;
+    *own = false;
+    if (!m) {
+        if (!(m = calloc(1, sizeof *m)))
+            return NULL;
+        if (!mem_keyed || pthread_setspecific(mem_key, m) != 0)
+            *own = true;
+    }
+    bool ok = true;
+    if (m->work_cap < state_size) {
+        ok = fit(&m->work, 2 * state_size) == 0;
+        m->work_cap = ok ? state_size : m->work_cap;
+    }
+    if (ok && m->nsearch < nsearch) {
+        search *ss = realloc(m->ss, sizeof *ss * (size_t)nsearch);
+        ok = ss != NULL;
+        if (ok) {
+            memset(ss + m->nsearch, 0, sizeof *ss * (size_t)(nsearch - m->nsearch));
+            m->ss = ss;
+            m->nsearch = nsearch;
+        }
+    }
+    for (int t = 0; ok && t < nsearch; t++)
+        ok = search_fit(&m->ss[t], state_size, pool_cap) == 0;
+    if (!ok && *own) {
+        mem_free(m);
+        return NULL;
+    }
+    return ok ? m : NULL;
+}
+
+void mk_ai_release(void)
+{
+    pthread_once(&mem_once, mem_key_make);
+    if (!mem_keyed)
+        return;
+    mem_free(pthread_getspecific(mem_key));
+    pthread_setspecific(mem_key, NULL);
+}
+
 /* mcts: see ai.h and the top of this file. */
 int mk_ai_mcts(const mk_ruleset *rs, const mk_scenario *sc, const void *st,
                const mk_ai_config *cfg, mk_action *out, mk_ai_stats *stats)
 {
     double t0 = now_s();
-    root_info *ri = malloc(sizeof *ri);
-    mk_action *acts = malloc(sizeof *acts * MK_MAX_ACTIONS);
-    double *values = malloc(sizeof *values * MK_MAX_ACTIONS);
-    ordered *ord = malloc(sizeof *ord * MK_MAX_ACTIONS);
-    void *work = malloc(2 * rs->state_size);
     int threads = cfg->threads < 1 ? 1 : cfg->threads > MK_AI_THREADS_MAX ? MK_AI_THREADS_MAX
                                                                            : cfg->threads;
-    search *ss = calloc((size_t)threads, sizeof *ss);
+    long total = cfg->budget_ms > 0 ? 0
+                 : cfg->iterations > 0 ? cfg->iterations : MK_MCTS_DEFAULT_ITERATIONS;
+    /* The most nodes a search may use: one an iteration (and the root's
+     * first), or NODES_PER_MS for a time budget. */
+    long cap = total ? total / threads + (total % threads != 0) + 2
+                     : (long)cfg->budget_ms * NODES_PER_MS + 1024;
+    cap = cap > POOL_MAX ? POOL_MAX : cap;
+    bool own;
+    mcts_mem *m = mem_get(rs->state_size, threads, (int)cap, &own);
+    if (!m)
+        return -1;
+    root_info *ri = &m->ri;
     int rc = -1;
-    if (!ri || !acts || !values || !ord || !work || !ss)
-        goto done;
-    int n = rs->legal(st, sc, acts, MK_MAX_ACTIONS);
+    int n = rs->legal(st, sc, m->acts, MK_MAX_ACTIONS);
     if (n <= 0)
         goto done;
     ri->rs = rs;
@@ -524,7 +661,7 @@ int mk_ai_mcts(const mk_ruleset *rs, const mk_scenario *sc, const void *st,
     ri->mover = rs->to_move(st);
     ri->active = rs->active(st);
     if (n == 1) {
-        *out = acts[0];
+        *out = m->acts[0];
         rc = 0;
         goto done;
     }
@@ -532,42 +669,55 @@ int mk_ai_mcts(const mk_ruleset *rs, const mk_scenario *sc, const void *st,
     /* Order the root's actions best first by a one-ply look. */
     mk_rng rng;
     mk_rng_seed(&rng, mk_ai_mix(cfg->seed ^ 0x726f6f74ull));
-    long applies = mk_ai_one_ply(rs, sc, st, ri->mover, acts, n, ROOT_SAMPLES,
-                                 mk_ai_mix(cfg->seed + 17), work, values);
+    mk_ai_one_ply(rs, sc, st, ri->mover, m->acts, n, ROOT_SAMPLES, mk_ai_mix(cfg->seed + 17),
+                  m->work, m->values);
     for (int i = 0; i < n; i++)
-        ord[i] = (ordered){values[i], mk_rng_next(&rng), i};
-    qsort(ord, (size_t)n, sizeof *ord, by_value);
+        m->ord[i] = (ordered){m->values[i], mk_rng_next(&rng), i};
+    sort_ordered(m->ord, m->ord_tmp, n);
     for (int i = 0; i < n; i++) {
-        ri->acts[i] = acts[ord[i].idx];
-        ri->prior[i] = values[ord[i].idx] < -1 ? -1 : values[ord[i].idx];
+        double v = m->values[m->ord[i].idx];
+        ri->acts[i] = m->acts[m->ord[i].idx];
+        ri->prior[i] = v < -1 ? -1 : v;
     }
 
-    long total = cfg->budget_ms > 0 ? 0
-                 : cfg->iterations > 0 ? cfg->iterations : MK_MCTS_DEFAULT_ITERATIONS;
     for (int t = 0; t < threads; t++) {
-        search *s = &ss[t];
-        s->root = ri;
-        s->cfg = cfg;
-        s->seed = mk_ai_mix(cfg->seed + 0x1000193ull * (uint64_t)(t + 1));
-        /* Stop 0.5% early: the iteration that crosses the deadline and the
-         * choice after it must still fit the budget (hard: <= 1 s a move). */
-        s->deadline = t0 + cfg->budget_ms * 0.995 / 1000.0;
-        s->max_iterations = total ? total / threads + (t < total % threads) : 0;
-        if (total && s->max_iterations == 0)
-            s->max_iterations = 1;
-        long cap = total ? s->max_iterations + 2 : (long)cfg->budget_ms * NODES_PER_MS + 1024;
-        s->cap = (int)(cap > POOL_MAX ? POOL_MAX : cap);
+        search *s = &m->ss[t];
+        long max_iterations = total ? total / threads + (t < total % threads) : 0;
+        if (total && max_iterations == 0)
+            max_iterations = 1;
+        /* A new move: everything but the buffers starts at zero. */
+        *s = (search){
+            .root = ri,
+            .cfg = cfg,
+            .seed = mk_ai_mix(cfg->seed + 0x1000193ull * (uint64_t)(t + 1)),
+            .max_iterations = max_iterations,
+            /* Stop 0.5% early: the iteration that crosses the deadline and
+             * the choice after it must still fit the budget (hard: <= 1 s
+             * a move). */
+            .deadline = t0 + cfg->budget_ms * 0.995 / 1000.0,
+            .cap = total ? (int)(max_iterations + 2 > cap ? cap : max_iterations + 2) : (int)cap,
+            .pool = s->pool,
+            .pool_cap = s->pool_cap,
+            .state_cap = s->state_cap,
+            .work = s->work,
+            .cand = s->cand,
+            .best = s->best,
+            .acts = s->acts,
+            .tried = s->tried,
+            .set = s->set,
+            .gen = s->gen,
+        };
     }
     pthread_t tid[MK_AI_THREADS_MAX];
     int started[MK_AI_THREADS_MAX] = {0};
     for (int t = 1; t < threads; t++)
-        started[t] = pthread_create(&tid[t], NULL, search_run, &ss[t]) == 0;
-    search_run(&ss[0]);
+        started[t] = pthread_create(&tid[t], NULL, search_run, &m->ss[t]) == 0;
+    search_run(&m->ss[0]);
     for (int t = 1; t < threads; t++) {
         if (started[t])
             pthread_join(tid[t], NULL);
         else
-            search_run(&ss[t]);   /* no thread to be had: run it here */
+            search_run(&m->ss[t]);   /* no thread to be had: run it here */
     }
 
     /* Sum the root statistics of every search. The choice is the root
@@ -578,65 +728,49 @@ int mk_ai_mcts(const mk_ruleset *rs, const mk_scenario *sc, const void *st,
      * by less than the exploration term, so the visits spread almost
      * evenly and the most-visited child was close to a random one among
      * them, the more so the more children a longer search had widened to. */
-    uint64_t *visits = calloc((size_t)n, sizeof *visits);
-    double *sum = calloc((size_t)n, sizeof *sum);
+    uint64_t *visits = m->visits;
+    double *sum = m->sum;
+    memset(visits, 0, sizeof *visits * (size_t)n);
+    memset(sum, 0, sizeof *sum * (size_t)n);
     long iterations = 0, nodes = 0, root_n = 0, horizon_leaves = 0, rollout_actions = 0;
     double root_sumv = 0, root_sump = 0, pw = 0;
-    int ok = 0;
-    if (visits && sum) {
-        for (int t = 0; t < threads; t++) {
-            search *s = &ss[t];
-            iterations += s->iterations;
-            horizon_leaves += s->horizon_leaves;
-            rollout_actions += s->rollout_actions;
-            if (s->failed)
-                continue;
-            ok = 1;
-            nodes += s->npool;
-            root_sumv += s->root_sumv;
-            root_sump += s->root_sump;
-            root_n += s->root_n;
-            pw += prior_weight(s->pool[0].visits);
-            for (int c = s->pool[0].first; c >= 0; c = s->pool[c].next) {
-                visits[s->pool[c].root_index] += s->pool[c].visits;
-                sum[s->pool[c].root_index] += s->pool[c].sum;
-            }
+    for (int t = 0; t < threads; t++) {
+        const search *s = &m->ss[t];
+        iterations += s->iterations;
+        horizon_leaves += s->horizon_leaves;
+        rollout_actions += s->rollout_actions;
+        nodes += s->npool;
+        root_sumv += s->root_sumv;
+        root_sump += s->root_sump;
+        root_n += s->root_n;
+        pw += prior_weight(s->pool[0].visits);
+        for (int c = s->pool[0].first; c >= 0; c = s->pool[c].next) {
+            visits[s->pool[c].root_index] += s->pool[c].visits;
+            sum[s->pool[c].root_index] += s->pool[c].sum;
         }
     }
-    if (ok) {
-        int best = 0;
-        double shift = root_n > 0 ? (root_sumv - root_sump) / (double)root_n : 0.0, bv = -1e18;
-        for (int i = 0; i < n; i++) {
-            if (!visits[i])
-                continue;
-            double v = (sum[i] + pw * (ri->prior[i] + shift)) / ((double)visits[i] + pw);
-            if (v > bv) {
-                bv = v;
-                best = i;
-            }
+    int best = 0;
+    double shift = root_n > 0 ? (root_sumv - root_sump) / (double)root_n : 0.0, bv = -1e18;
+    for (int i = 0; i < n; i++) {
+        if (!visits[i])
+            continue;
+        double v = (sum[i] + pw * (ri->prior[i] + shift)) / ((double)visits[i] + pw);
+        if (v > bv) {
+            bv = v;
+            best = i;
         }
-        *out = ri->acts[best];
-        if (stats) {
-            stats->iterations = iterations;
-            stats->nodes = nodes;
-            stats->horizon_leaves = horizon_leaves;
-            stats->rollout_actions = rollout_actions;
-            stats->value = visits[best] ? sum[best] / visits[best] : values[ord[0].idx];
-        }
-        rc = 0;
     }
-    (void)applies;
-    free(visits);
-    free(sum);
+    *out = ri->acts[best];
+    if (stats) {
+        stats->iterations = iterations;
+        stats->nodes = nodes;
+        stats->horizon_leaves = horizon_leaves;
+        stats->rollout_actions = rollout_actions;
+        stats->value = visits[best] ? sum[best] / visits[best] : m->values[m->ord[0].idx];
+    }
+    rc = 0;
 done:
-    if (ss)
-        for (int t = 0; t < threads; t++)
-            search_free(&ss[t]);
-    free(ss);
-    free(ri);
-    free(acts);
-    free(values);
-    free(ord);
-    free(work);
+    if (own)
+        mem_free(m);
     return rc;
 }
