@@ -8,6 +8,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "ai/ai.h"
 #include "ai/match.h"
@@ -461,6 +462,103 @@ static void test_time_budget(const mk_ruleset *rs, const mk_scenario *sc)
     free(st);
 }
 
+/* toy3: toy2 with long turns and, from a moment the test sets, a slow
+ * apply: a stand-in for a ruleset whose rollouts to the horizon are long
+ * and slow. A side may pass (TOY3_PASS, nothing happens) and may end its
+ * turn only after TOY3_TURN actions, so a rollout to the horizon plays the
+ * other side's whole turn, more than TOY3_TURN steps; once the clock
+ * passes toy3_slow_at (0: never), every apply sleeps TOY3_SLOW_MS. */
+enum { TOY3_PASS = TOY_END + 1, TOY3_TURN = 40, TOY3_SLOW_MS = 50 };
+
+typedef struct toy3_state {
+    toy2_state t;
+    uint8_t acted;   /* actions this turn */
+} toy3_state;
+
+static double toy3_slow_at;
+static mk_ruleset toy3;
+
+static double clock_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static int toy3_legal(const void *p, const mk_scenario *sc, mk_action *out, int cap)
+{
+    const toy3_state *s = p;
+    int n = toy2_legal(p, sc, out, cap - 1), m = 0;
+    for (int i = 0; i < n; i++)
+        if (!(out[i].type == TOY_END && s->acted < TOY3_TURN))
+            out[m++] = out[i];
+    if (n > 0)
+        out[m++] = (mk_action){.type = TOY3_PASS, .unit = -1, .other = -1, .target = -1};
+    return m;
+}
+
+static int toy3_apply(void *p, const mk_scenario *sc, const mk_action *a, mk_events *ev,
+                      mk_error *err)
+{
+    toy3_state *s = p;
+    if (toy3_slow_at > 0 && clock_s() >= toy3_slow_at) {
+        struct timespec ts = {0, TOY3_SLOW_MS * 1000000L};
+        nanosleep(&ts, NULL);
+    }
+    if (a->type == TOY_END && s->acted < TOY3_TURN)
+        return mk_error_set(err, "illegal_action", "toy3: a turn is %d actions", TOY3_TURN);
+    if (a->type != TOY3_PASS && toy2_apply(p, sc, a, ev, err) != 0)
+        return -1;
+    s->acted = a->type == TOY_END ? 0 : (uint8_t)(s->acted + 1);
+    return 0;
+}
+
+/* On a time budget, a rollout still under way at the deadline is dropped
+ * (ai/mcts.c): the move ends within a rollout step of its budget, not
+ * when that rollout reaches the horizon. Here the applies turn slow
+ * (50 ms) 20 ms into a 40 ms move, in the middle of some iteration. The
+ * search is flat (tree_depth 1: one apply before the rollout), so a move
+ * then takes at most the apply under way and a step of at most 9 applies
+ * past its deadline (0.5 s), where finishing the rollout would take the
+ * rest of the other side's turn, up to 40 steps of 50 ms or more. Three
+ * moves together, against 3 s: they took 0.05-0.3 s each; with the drop
+ * taken out, several seconds. */
+static void test_deadline_drop(const mk_scenario *sc)
+{
+    toy3 = toy2;
+    toy3.id = "toy3";
+    toy3.state_size = sizeof(toy3_state);
+    toy3.legal = toy3_legal;
+    toy3.apply = toy3_apply;
+    toy3_state st;
+    memset(&st, 0, sizeof st);
+    mk_error err;
+    CHECK(toy3.init(&st, sc, 0, 5, NULL, &err) == 0);
+    mk_ai_config cfg;
+    mk_ai_config_init(&cfg);
+    cfg.engine = MK_AI_MCTS;
+    cfg.budget_ms = 40;
+    cfg.tree_depth = 1;
+    double total = 0;
+    for (uint64_t seed = 1; seed <= 3; seed++) {
+        mk_ai_stats stats;
+        mk_action a;
+        cfg.seed = seed;
+        double t0 = clock_s();
+        toy3_slow_at = t0 + 0.020;
+        int rc = mk_ai_pick_stats(&toy3, sc, &st, &cfg, &a, &stats);
+        double took = clock_s() - t0;
+        toy3_slow_at = 0;
+        CHECK(rc == 0);
+        CHECK(is_legal(&toy3, sc, &st, &a));
+        CHECK(stats.iterations >= 1);
+        total += took;
+        printf("toy3: a 40 ms move whose applies turn slow at 20 ms took %.3f s (%ld "
+               "iterations)\n", took, stats.iterations);
+    }
+    CHECK(total < 3.0);
+}
+
 /* Hold the Line's inlined neighbours (rules/htl/htl_int.h, used by its move
  * generation) are core's mk_hex_neighbors on every hex of both layouts. */
 static void test_htl_neighbors(void)
@@ -584,6 +682,7 @@ int main(void)
         test_match_repro(&toy2, toy, MK_AI_MCTS);
         test_choose(toy);
         test_time_budget(&toy2, toy);
+        test_deadline_drop(toy);
     }
 
     /* Hold the Line, when this build has it. */
