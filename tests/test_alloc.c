@@ -15,6 +15,7 @@
  * Under AddressSanitizer the allocator is ASan's and cannot be replaced
  * here: the program exits 77 (skipped); the plain build runs it. */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -77,7 +78,7 @@ int posix_memalign(void **p, size_t align, size_t n)
     counted();
     void *q = __libc_memalign(align, n);
     if (!q)
-        return 12;   /* ENOMEM */
+        return ENOMEM;
     *p = q;
     return 0;
 }
