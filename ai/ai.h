@@ -12,7 +12,8 @@
  * applies actions; mcts keeps its buffers (node pools, states) for the
  * thread that called it, so after that thread's first move (or one with a
  * larger state, more threads or a larger budget) choosing allocates
- * nothing. They are freed when the thread exits, or by mk_ai_release. */
+ * nothing, and after mk_ai_reserve not the first move either. They are
+ * freed when the thread exits, or by mk_ai_release. */
 #ifndef MK_AI_H
 #define MK_AI_H
 
@@ -104,6 +105,16 @@ int mk_ai_pick(const mk_ruleset *rs, const mk_scenario *sc, const void *st,
 /* The same, reporting what the search did in *stats (may be NULL). */
 int mk_ai_pick_stats(const mk_ruleset *rs, const mk_scenario *sc, const void *st,
                      const mk_ai_config *cfg, mk_action *out, mk_ai_stats *stats);
+
+/* Sets up, before a game, what the calling thread's moves by cfg on
+ * rulesets of rs's state size will need (mcts: the node pools and states
+ * of every search thread), so that choosing them allocates nothing, the
+ * first included (issue 4's target). Call it where a game is set up, on
+ * the thread that will choose; once per engine configuration (a larger
+ * budget or more threads need more). Returns 0 (also for engines that
+ * keep nothing: random, greedy), or -1 when the memory cannot be had or
+ * kept for the thread (the moves still work, allocating as they go). */
+int mk_ai_reserve(const mk_ruleset *rs, const mk_ai_config *cfg);
 
 /* Frees the memory mcts keeps for the calling thread's next move (it is
  * otherwise freed when the thread exits). Harmless when there is none. */

@@ -75,6 +75,10 @@ int mk_match_play(const mk_ruleset *rs, const mk_scenario *sc, uint64_t options,
         free(st);
         return -1;
     }
+    /* The engines' memory, before the first move: choosing then
+     * allocates nothing (a failure here only means the moves allocate). */
+    mk_ai_reserve(rs, &cfg[0]);
+    mk_ai_reserve(rs, &cfg[1]);
     mk_events sink;
     int rc = 0;
     while (!rs->over(st) && out->actions < max_actions) {

@@ -631,20 +631,45 @@ void mk_ai_release(void)
     pthread_setspecific(mem_key, NULL);
 }
 
+/* What a move by cfg needs: its threads, its iterations in all (0: a
+ * time budget) and the most nodes a search may use (one an iteration and
+ * the root's, or NODES_PER_MS for a time budget). */
+static void need(const mk_ai_config *cfg, int *threads, long *total, long *cap)
+{
+    int t = cfg->threads < 1 ? 1 : cfg->threads > MK_AI_THREADS_MAX ? MK_AI_THREADS_MAX
+                                                                     : cfg->threads;
+    long it = cfg->budget_ms > 0 ? 0
+              : cfg->iterations > 0 ? cfg->iterations : MK_MCTS_DEFAULT_ITERATIONS;
+    long c = it ? it / t + (it % t != 0) + 2 : (long)cfg->budget_ms * NODES_PER_MS + 1024;
+    *threads = t;
+    *total = it;
+    *cap = c > POOL_MAX ? POOL_MAX : c;
+}
+
+/* See ai.h. Without a thread key the memory could not be kept: nothing
+ * to reserve, and each move allocates its own (-1 says so). */
+int mk_ai_reserve(const mk_ruleset *rs, const mk_ai_config *cfg)
+{
+    if (cfg->engine != MK_AI_MCTS)
+        return 0;
+    int threads;
+    long total, cap;
+    need(cfg, &threads, &total, &cap);
+    bool own;
+    mcts_mem *m = mem_get(rs->state_size, threads, (int)cap, &own);
+    if (m && own)
+        mem_free(m);
+    return m && !own ? 0 : -1;
+}
+
 /* mcts: see ai.h and the top of this file. */
 int mk_ai_mcts(const mk_ruleset *rs, const mk_scenario *sc, const void *st,
                const mk_ai_config *cfg, mk_action *out, mk_ai_stats *stats)
 {
     double t0 = now_s();
-    int threads = cfg->threads < 1 ? 1 : cfg->threads > MK_AI_THREADS_MAX ? MK_AI_THREADS_MAX
-                                                                           : cfg->threads;
-    long total = cfg->budget_ms > 0 ? 0
-                 : cfg->iterations > 0 ? cfg->iterations : MK_MCTS_DEFAULT_ITERATIONS;
-    /* The most nodes a search may use: one an iteration (and the root's
-     * first), or NODES_PER_MS for a time budget. */
-    long cap = total ? total / threads + (total % threads != 0) + 2
-                     : (long)cfg->budget_ms * NODES_PER_MS + 1024;
-    cap = cap > POOL_MAX ? POOL_MAX : cap;
+    int threads;
+    long total, cap;
+    need(cfg, &threads, &total, &cap);
     bool own;
     mcts_mem *m = mem_get(rs->state_size, threads, (int)cap, &own);
     if (!m)

@@ -206,6 +206,7 @@ static mk_game *play_auto(const char *id, uint64_t mask, uint64_t seed, const ca
         cfg.engine = e;
     else
         mk_ai_difficulty(&cfg, engine);
+    mk_ai_reserve(g->rs, &cfg);
     mk_rng rng;
     mk_rng_seed(&rng, seed ^ AUTO_SEED_SALT);
     for (long steps = 0; !mk_game_over(g); steps++) {

@@ -1361,6 +1361,8 @@ static int start_game(session *S, const play_args *A)
     }
     mk_rng_seed(&S->ai, A->seed ^ AI_SEED_SALT);
     S->ai_cfg = A->ai;
+    if (!A->hotseat)
+        mk_ai_reserve(S->g->rs, &S->ai_cfg);   /* the computer's first move allocates nothing */
     S->hotseat = A->hotseat;
     S->color = A->color;
     S->echo = !isatty(STDIN_FILENO);

@@ -8,6 +8,7 @@
  *     keeps its buffers for the thread's next move, ai/mcts.c "mcts_mem"),
  *     with one thread and with two, on an iteration budget and on a time
  *     budget.
+ *   - mcts chooses its first move after mk_ai_reserve.
  * And, so that a zero means something: the counter sees a malloc of this
  * program's, mcts's first move on a thread, and its first move after
  * mk_ai_release.
@@ -223,6 +224,28 @@ static void scenario(const char *id)
     CHECK(ok);
     CHECK(n > 0);
     mk_ai_release();
+
+    /* Reserved before the game (as sim, play and campaign do): the first
+     * move allocates nothing either, on an iteration budget with one and
+     * two threads and on a time budget. */
+    for (int k = 0; k < 3; k++) {
+        mk_ai_config_init(&cfg);
+        cfg.engine = MK_AI_MCTS;
+        cfg.iterations = k < 2 ? 300 : 0;
+        cfg.budget_ms = k < 2 ? 0 : 30;
+        cfg.threads = k == 1 ? 2 : 1;
+        cfg.seed = 400 + (uint64_t)k;
+        CHECK_EQ(mk_ai_reserve(rs, &cfg), 0);
+        n = pick_count(rs, sc, st, &cfg, &ok);
+        CHECK(ok);
+        printf("%-24s mcts reserved (%d it, %d ms, %d thread(s)): first move %ld allocations\n",
+               id, cfg.iterations, cfg.budget_ms, cfg.threads, n);
+        CHECK_EQ(n, 0);
+        mk_ai_release();
+    }
+    /* Engines that keep nothing have nothing to reserve. */
+    cfg.engine = MK_AI_GREEDY;
+    CHECK_EQ(mk_ai_reserve(rs, &cfg), 0);
     free(acts);
     free(st);
     free(init);
