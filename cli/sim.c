@@ -57,6 +57,12 @@ typedef struct study {
     double t0, last_line;
     int last_count;
     bool tty, quiet;
+    /* The ticker (its own thread, under lock): redraws the progress while
+     * games are under way, since one game can take minutes (Monmouth at
+     * 200 ms a move: about 6) and a bar drawn only when a game ends would
+     * look hung. */
+    pthread_cond_t tick;
+    bool ticker_stop;
     /* --csv: written a line per game as games finish (completion order),
      * so that a study killed outright (mpirun's SIGKILL soon after
      * Ctrl-C, a lost host, the OOM killer) keeps every finished game; at
@@ -82,9 +88,11 @@ static void fmt_time(double s, char *out, size_t n)
         snprintf(out, n, "%lds", t);
 }
 
-/* Progress on stderr, under the lock: a redrawn bar on a terminal, else a
- * line every 10% or 30 s. */
-static void progress(study *s, bool final)
+/* Progress on stderr, under the lock: a redrawn bar on a terminal (when a
+ * game ends and every second), else a line every 10% of the games or
+ * 60 s. `tick`: called by the ticker, not for a finished game. The ETA is
+ * "?" until a game has finished. */
+static void progress(study *s, bool final, bool tick)
 {
     if (s->quiet || (final && !s->tty && s->last_count == s->finished))
         return;
@@ -92,7 +100,12 @@ static void progress(study *s, bool final)
     double eta = s->finished ? el / s->finished * (s->n - s->finished) : 0;
     char e1[16], e2[16];
     fmt_time(el, e1, sizeof e1);
-    fmt_time(eta, e2, sizeof e2);
+    if (final)
+        snprintf(e2, sizeof e2, "0s");
+    else if (s->finished)
+        fmt_time(eta, e2, sizeof e2);
+    else
+        snprintf(e2, sizeof e2, "?");
     if (s->tty) {
         int w = 30, fill = s->n ? s->finished * w / s->n : w;
         char bar[64];
@@ -100,18 +113,35 @@ static void progress(study *s, bool final)
             bar[i] = i < fill ? '#' : '.';
         bar[w] = 0;
         fprintf(stderr, "\r[%s] %d/%d games  A %d  B %d  draws %d  %s elapsed  ETA %s   %s",
-                bar, s->finished, s->n, s->wins_a, s->wins_b, s->draws, e1,
-                final ? "0s" : e2, final ? "\n" : "");
+                bar, s->finished, s->n, s->wins_a, s->wins_b, s->draws, e1, e2,
+                final ? "\n" : "");
         fflush(stderr);
         return;
     }
     int step = s->n >= 10 ? s->n / 10 : 1;
-    if (final || s->finished % step == 0 || el - s->last_line >= 30) {
+    if (final || (!tick && s->finished % step == 0) || el - s->last_line >= 60) {
         s->last_line = el;
         s->last_count = s->finished;
         fprintf(stderr, "sim: %d/%d games, A %d, B %d, draws %d, %s elapsed, ETA %s\n",
-                s->finished, s->n, s->wins_a, s->wins_b, s->draws, e1, final ? "0s" : e2);
+                s->finished, s->n, s->wins_a, s->wins_b, s->draws, e1, e2);
     }
+}
+
+/* The ticker thread: progress every second until ticker_stop. */
+static void *ticker(void *p)
+{
+    study *s = p;
+    pthread_mutex_lock(&s->lock);
+    while (!s->ticker_stop) {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        ts.tv_sec += 1;
+        pthread_cond_timedwait(&s->tick, &s->lock, &ts);
+        if (!s->ticker_stop)
+            progress(s, false, true);
+    }
+    pthread_mutex_unlock(&s->lock);
+    return NULL;
 }
 
 /* Plays game g of the study (any thread). */
@@ -147,7 +177,7 @@ static void record_game(void *p, const mk_match_game *r)
             csv_line(s, s->csv_live, r);
             fflush(s->csv_live);
         }
-        progress(s, false);
+        progress(s, false, false);
     }
     pthread_mutex_unlock(&s->lock);
 }
@@ -924,6 +954,7 @@ int mk_cli_sim(int argc, char **argv)
         return rc == SIM_HELP ? 0 : rc;
     }
     pthread_mutex_init(&s->lock, NULL);
+    pthread_cond_init(&s->tick, NULL);
     s->t0 = now_s();
     interrupted = 0;
     struct sigaction sa, old;
@@ -931,6 +962,13 @@ int mk_cli_sim(int argc, char **argv)
     sa.sa_handler = on_sigint;
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, &old);
+    pthread_t tick_tid;
+    bool ticking = !s->quiet && pthread_create(&tick_tid, NULL, ticker, s) == 0;
+    if (ticking) {
+        pthread_mutex_lock(&s->lock);
+        progress(s, false, false);   /* 0/N at once: the study has started */
+        pthread_mutex_unlock(&s->lock);
+    }
 
 #ifdef MUSKET_MPI
     if (size > 1) {
@@ -945,9 +983,10 @@ int mk_cli_sim(int argc, char **argv)
                               .fail = record_failure};
         how = mk_sim_mpi_run(&h);
         if (rank != 0) {
-            sigaction(SIGINT, &old, NULL);
+            sigaction(SIGINT, &old, NULL);   /* (quiet: no ticker on this rank) */
             if (how == MK_SIM_MPI_DONE) {
                 pthread_mutex_destroy(&s->lock);
+                pthread_cond_destroy(&s->tick);
                 study_free(s);
             }
             return mk_sim_mpi_end(how, 0);
@@ -968,10 +1007,17 @@ int mk_cli_sim(int argc, char **argv)
             pthread_join(tid[t], NULL);
     }
     sigaction(SIGINT, &old, NULL);
+    if (ticking) {
+        pthread_mutex_lock(&s->lock);
+        s->ticker_stop = true;
+        pthread_cond_signal(&s->tick);
+        pthread_mutex_unlock(&s->lock);
+        pthread_join(tick_tid, NULL);
+    }
     /* Held to the end: under MPI, when the study ends early, players of
      * this rank may still be finishing a game. */
     pthread_mutex_lock(&s->lock);
-    progress(s, true);
+    progress(s, true, false);
     rc = 0;
     if (s->failed) {
         fprintf(stderr, "musket sim: %s\n", s->error);
@@ -1014,6 +1060,7 @@ int mk_cli_sim(int argc, char **argv)
 #endif
     pthread_mutex_unlock(&s->lock);
     pthread_mutex_destroy(&s->lock);
+    pthread_cond_destroy(&s->tick);
     study_free(s);
 #ifdef MUSKET_MPI
     return mk_sim_mpi_end(MK_SIM_MPI_DONE, rc);

@@ -127,6 +127,15 @@ if [ "$rc" -eq 130 ] && grep -q "htl/trenton: $rows of 100000 games (interrupted
    [ "$rows" -ge 3 ] && [ "$rows" -lt 100000 ]; then ok; else
   bad "sim Ctrl-C: exit $rc, $rows games in the CSV, report: $(head -1 "$tmp/ctrlc.out")"; fi
 contains "$tmp/ctrlc.err" "interrupted: reporting the $rows games that finished" "sim Ctrl-C"
+# Off a terminal, a line as soon as the study starts (a game can take minutes).
+contains "$tmp/ctrlc.err" "sim: 0/100000 games, A 0, B 0, draws 0, 0s elapsed, ETA ?" "sim start line"
+# On a terminal (script(1) gives one), the bar is redrawn every second while
+# the first game is still under way, its ETA unknown until a game ends.
+if command -v script >/dev/null; then
+  script -qfec "'$musket' sim htl/tutorial -n 1 --a mcts --b mcts --budget-ms 200 & sleep 2.6; kill -KILL \$!" \
+    /dev/null >"$tmp/tty.out" 2>&1
+  contains "$tmp/tty.out" "0/1 games  A 0  B 0  draws 0  2s elapsed  ETA ?" "sim bar redrawn while a game runs"
+fi
 start_study killed
 kill -KILL "$sim_pid"
 wait "$sim_pid" 2>/dev/null
