@@ -63,6 +63,7 @@ typedef struct study {
      * look hung. */
     pthread_cond_t tick;
     bool ticker_stop;
+    bool said_stopping;      /* the Ctrl-C notice is out */
     /* --csv: written a line per game as games finish (completion order),
      * so that a study killed outright (mpirun's SIGKILL soon after
      * Ctrl-C, a lost host, the OOM killer) keeps every finished game; at
@@ -137,8 +138,17 @@ static void *ticker(void *p)
         clock_gettime(CLOCK_REALTIME, &ts);
         ts.tv_sec += 1;
         pthread_cond_timedwait(&s->tick, &s->lock, &ts);
-        if (!s->ticker_stop)
-            progress(s, false, true);
+        if (s->ticker_stop)
+            break;
+        if (interrupted && !s->said_stopping) {
+            /* Said within a second of Ctrl-C: the games in progress may
+             * take minutes to finish, and nothing else would show that
+             * the key was heard. */
+            s->said_stopping = true;
+            fprintf(stderr, "%smusket sim: stopping after the games in progress "
+                            "(Ctrl-C again ends at once)\n", s->tty ? "\n" : "");
+        }
+        progress(s, false, true);
     }
     pthread_mutex_unlock(&s->lock);
     return NULL;
@@ -1023,18 +1033,19 @@ int mk_cli_sim(int argc, char **argv)
         fprintf(stderr, "musket sim: %s\n", s->error);
         rc = 1;
     }
+    const char *games = s->finished == 1 ? "game" : "games";
 #ifdef MUSKET_MPI
     if (how == MK_SIM_MPI_TERMINATED)
         fprintf(stderr, "musket sim: mpirun is ending the job (Ctrl-C, or a rank died): "
-                        "reporting the %d games that finished\n", s->finished);
+                        "reporting the %d %s that finished\n", s->finished, games);
     else if (how == MK_SIM_MPI_LOST)
-        fprintf(stderr, "musket sim: ending the job: reporting the %d games that finished\n",
-                s->finished);
+        fprintf(stderr, "musket sim: ending the job: reporting the %d %s that finished\n",
+                s->finished, games);
     else
 #endif
     if (interrupted)
-        fprintf(stderr, "musket sim: interrupted: reporting the %d games that finished\n",
-                s->finished);
+        fprintf(stderr, "musket sim: interrupted: reporting the %d %s that finished\n",
+                s->finished, games);
     /* The report first, flushed: when mpirun ends the job it kills this
      * process a few seconds after its SIGTERM (docs/sim-mpi.md), and on a
      * loaded machine they can run out. The CSV needs no hurry: it already

@@ -130,11 +130,14 @@ contains "$tmp/ctrlc.err" "interrupted: reporting the $rows games that finished"
 # Off a terminal, a line as soon as the study starts (a game can take minutes).
 contains "$tmp/ctrlc.err" "sim: 0/100000 games, A 0, B 0, draws 0, 0s elapsed, ETA ?" "sim start line"
 # On a terminal (script(1) gives one), the bar is redrawn every second while
-# the first game is still under way, its ETA unknown until a game ends.
+# the first game is still under way, its ETA unknown until a game ends, and
+# Ctrl-C is answered at once though the game (some 10 s) plays on.
 if command -v script >/dev/null; then
-  script -qfec "'$musket' sim htl/tutorial -n 1 --a mcts --b mcts --budget-ms 200 & sleep 2.6; kill -KILL \$!" \
-    /dev/null >"$tmp/tty.out" 2>&1
+  script -qfec "'$musket' sim htl/tutorial -n 1 --a mcts --b mcts --budget-ms 200 &
+    sleep 1.3; kill -INT \$!; sleep 1.3; kill -KILL \$!" /dev/null >"$tmp/tty.out" 2>&1
   contains "$tmp/tty.out" "0/1 games  A 0  B 0  draws 0  2s elapsed  ETA ?" "sim bar redrawn while a game runs"
+  contains "$tmp/tty.out" "musket sim: stopping after the games in progress (Ctrl-C again ends at once)" \
+    "sim Ctrl-C heard during a long game"
 fi
 start_study killed
 kill -KILL "$sim_pid"
