@@ -59,8 +59,9 @@
  * search, the root's lists) is kept by the calling thread from one move
  * to the next (mcts_mem), so that choosing a move allocates nothing once
  * the thread has chosen one with as large a state, as many threads and
- * as large a budget, or once mk_ai_reserve has made them; the pool is never grown during a move (when it is
- * full, iterations go on without adding nodes). Root parallelism: `threads`
+ * as large a budget, or once mk_ai_reserve has made them; the pool is
+ * never grown during a move (when it is full, iterations go on without
+ * adding nodes). Root parallelism: `threads`
  * independent searches with their own seeds and pools; their root visit
  * counts are summed. One thread and an iteration budget: the same seed
  * gives the same action every time. */
@@ -549,7 +550,8 @@ static void sort_ordered(ordered *o, ordered *tmp, int n)
 /* What a move's search needs, kept by the thread that calls mk_ai_mcts
  * from one move to the next: choosing allocates nothing (issue 4's target)
  * once the thread has chosen a move with as large a state, as many
- * threads and as large a node pool (or mk_ai_reserve has made it). Freed when the thread exits, or by
+ * threads and as large a node pool (or mk_ai_reserve has made it).
+ * Freed when the thread exits, or by
  * mk_ai_release. A time budget sizes the pool for NODES_PER_MS, far more
  * nodes than are used (about 15 a millisecond): its untouched pages cost
  * address space, not memory. */
