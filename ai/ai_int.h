@@ -4,6 +4,7 @@
 #define MK_AI_INT_H
 
 #include "ai.h"
+#include "core/rng.h"
 
 /* splitmix64 (Steele, Lea, Flood): a well-mixed 64-bit value from x. */
 static inline uint64_t mk_ai_mix(uint64_t x)
@@ -12,6 +13,27 @@ static inline uint64_t mk_ai_mix(uint64_t x)
     x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
     x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
     return x ^ (x >> 31);
+}
+
+/* A random step through a list of n >= 2 items that visits each once: in
+ * [1, n - 1] and coprime to n, so that (start + j * stride) % n for
+ * j < n are all different. mcts spreads a rollout step's candidates over
+ * the legal list with it (docs/ai.md, "The candidates of a rollout
+ * step"). */
+static inline int mk_ai_stride(mk_rng *r, int n)
+{
+    int stride = 1 + (int)mk_rng_below(r, (uint32_t)(n - 1));
+    for (;;) {
+        int a = stride, b = n;
+        while (b) {
+            int t = a % b;
+            a = b;
+            b = t;
+        }
+        if (a == 1)
+            return stride;
+        stride = stride % (n - 1) + 1;   /* 1 is coprime to n: this ends */
+    }
 }
 
 /* The expected value for side `mover` of applying each of acts[0..n-1] to
