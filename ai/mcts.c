@@ -272,11 +272,9 @@ static int apply_quiet(const mk_ruleset *rs, const mk_scenario *sc, void *st, co
  * k in a row: legal() lists a unit's actions together and a ruleset's
  * fires or charges apart from its moves, so k in a row were mostly one
  * unit's moves and a rollout seldom saw a fire among its candidates.
- * Spread, they come from many units (7.5 of 12 on average,
- * tests/test_ai.c), much as k drawn at random would. mcts at 200 ms
- * against greedy went from 70.4% to 81.6% of decisive games at
- * Killiecrankie (100 games each), htl/trenton from 82.0% to 90.0%
- * (docs/ai.md, "The candidates of a rollout step"). */
+ * Spread, they come from many units, much as k drawn at random would
+ * (tests/test_ai.c's test_stride); the studies that made mcts stronger
+ * for it are in docs/ai.md, "The candidates of a rollout step". */
 static int guided(search *s, void *w, const mk_action *acts, int n, const uint32_t *tried,
                   int mover, int k)
 {
