@@ -18,6 +18,7 @@ void mk_ai_config_init(mk_ai_config *cfg)
     cfg->rollout_depth = -1;   /* the ruleset's */
     cfg->exploration = MK_MCTS_C;
     cfg->tree_depth = -1;
+    cfg->rollout_k = -1;       /* the ruleset's */
 }
 
 int mk_ai_engine_parse(const char *name)

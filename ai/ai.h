@@ -40,8 +40,8 @@ typedef struct mk_ai_config {
     int threads;         /* mcts: root-parallel threads (1..64), default 1 */
     int samples;         /* greedy: dice samples per action (default 8) */
     int rollout_depth;   /* mcts: how far a rollout goes after the tree, each action the
-                          * best of 10 random ones by the evaluation (3 at a fixed
-                          * depth). MK_ROLLOUT_HORIZON: to the horizon, the start of
+                          * best of rollout_k random ones by the evaluation.
+                          * MK_ROLLOUT_HORIZON: to the horizon, the start of
                           * the next turn of the side whose turn it is at the root (the
                           * rest of its turn and the other side's whole turn; the tree
                           * then stays within the root's turn); D >= 0: D actions (0 =
@@ -53,6 +53,9 @@ typedef struct mk_ai_config {
                           * its rollout; 1: the root's children only (a flat search whose
                           * rollouts do the rest); 0: no limit; -1 (default): the
                           * ruleset's (rs->ai_tree_depth) */
+    int rollout_k;       /* mcts: random actions a rollout step looks at, K > 0; -1
+                          * (default): the ruleset's (rs->ai_rollout_k, else 10) to the
+                          * horizon, 3 at a fixed depth */
 } mk_ai_config;
 
 #define MK_MCTS_DEFAULT_ITERATIONS 1000

@@ -32,11 +32,12 @@
  * chosen in) and keeps its rewards from that side's point of view.
  *
  * The horizon. After the tree, a rollout plays on, each action the best
- * by the evaluation of ROLLOUT_K picked at random, to the start of the
- * next turn of the side whose turn it is at the root (the rest of its
- * turn, then the other side's whole turn), and scores that state with
- * mk_ai_value0 (the result when the game is over, else the ruleset's
- * evaluation); the tree itself stays within the root's turn. So every
+ * by the evaluation of ROLLOUT_K picked at random (or the ruleset's
+ * ai_rollout_k: Horse & Musket's rollouts play better for 20), to the
+ * start of the next turn of the side whose turn it is at the root (the
+ * rest of its turn, then the other side's whole turn), and scores that
+ * state with mk_ai_value0 (the result when the game is over, else the
+ * ruleset's evaluation); the tree itself stays within the root's turn. So every
  * iteration is scored at the same point of the turn cycle. Why that
  * matters: an evaluation weighs the threats of the side to act more than
  * the other's (Hold the Line's, by design: it fires first), so a value
@@ -79,10 +80,11 @@
 #define PW_C 2.0               /* progressive widening constant */
 #define ROOT_SAMPLES 4         /* dice samples of the one-ply ordering at the root */
 #define EXPAND_K 4             /* untried actions looked at per expansion below the root */
-/* Random actions looked at per rollout step: rollouts to the horizon are
- * long, and 10 made them good enough to beat greedy where 3 did not
- * (docs/ai.md, "The horizon"); fixed-depth rollouts (Monmouth's 2
- * actions) keep the 3 they were studied with. */
+/* Random actions looked at per rollout step, unless the caller
+ * (cfg->rollout_k) or the ruleset (rs->ai_rollout_k) says otherwise:
+ * rollouts to the horizon are long, and 10 made them good enough to beat
+ * greedy where 3 did not (docs/ai.md, "The horizon"); fixed-depth
+ * rollouts (Monmouth's 2 actions) keep the 3 they were studied with. */
 #define ROLLOUT_K 10
 #define ROLLOUT_K_FIXED 3
 #define PRIOR_N 8.0            /* a root child's one-ply value counts as at least this many visits */
@@ -424,7 +426,10 @@ static bool iterate(search *s)
      * take a thousand applies, and the move must fit its budget (hard:
      * at most 1 s). The clock costs less than a hundredth of a step. */
     bool timed = !s->max_iterations && s->iterations > 0;
-    int k = horizon ? ROLLOUT_K : ROLLOUT_K_FIXED;
+    int k = s->cfg->rollout_k > 0 ? s->cfg->rollout_k
+            : !horizon            ? ROLLOUT_K_FIXED
+            : rs->ai_rollout_k > 0 ? rs->ai_rollout_k
+                                  : ROLLOUT_K;
     for (int d = 0; d < steps && !rs->over(w); d++) {
         if (timed && now_s() >= s->deadline)
             return false;

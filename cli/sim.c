@@ -44,7 +44,7 @@ typedef struct study {
     mk_scenario *sc;
     uint64_t options, seed;
     mk_ai_config cfg[2];
-    char label[2][48];
+    char label[2][64];
     int n;
     long max_actions;
     mk_match_game *games;
@@ -631,6 +631,8 @@ static void usage(FILE *f)
         "  --rollout-depth D   mcts: D guided actions after the tree, then the evaluation,\n"
         "                      or 'horizon': to the start of the next turn of the side\n"
         "                      whose turn it is (default: the ruleset's, docs/ai.md)\n"
+        "  --rollout-k K       mcts: random actions a rollout step looks at, the best by\n"
+        "                      the evaluation played (default: the ruleset's, docs/ai.md)\n"
         "  --exploration P     mcts: UCB constant in hundredths (default %.0f)\n"
         "  --tree-depth D      mcts: most tree actions before a rollout (1: flat, 0: no\n"
         "                      limit; default: the ruleset's, docs/ai.md)\n"
@@ -732,7 +734,7 @@ static int setup(int argc, char **argv, bool root, study **out, sim_args *o)
 {
     const char *scenario = NULL;
     const char *eng[2] = {NULL, NULL};
-    long rollout = -1, explore_pct = -1, tree_depth = -1;
+    long rollout = -1, explore_pct = -1, tree_depth = -1, rollout_k = -1;
     long n = 0, seed = 1, max_actions = MK_MATCH_MAX_ACTIONS, samples = 8;
     long budget[2] = {-1, -1}, iters[2] = {-1, -1}, all_budget = -1, all_iters = -1;
     const char *option_ids[MK_MAX_OPTIONS];
@@ -788,6 +790,8 @@ static int setup(int argc, char **argv, bool root, study **out, sim_args *o)
             rollout = MK_ROLLOUT_HORIZON;
         else if (strcmp(a, "--rollout-depth") == 0)
             target = &rollout, lo = 0, hi = 10000;
+        else if (strcmp(a, "--rollout-k") == 0)
+            target = &rollout_k, lo = 1, hi = MK_MAX_ACTIONS;
         else if (strcmp(a, "--exploration") == 0)
             target = &explore_pct, lo = 0, hi = 1000;
         else if (strcmp(a, "--tree-depth") == 0)
@@ -848,6 +852,8 @@ static int setup(int argc, char **argv, bool root, study **out, sim_args *o)
             c->exploration = explore_pct / 100.0;
         if (tree_depth >= 0)
             c->tree_depth = (int)tree_depth;
+        if (rollout_k > 0)
+            c->rollout_k = (int)rollout_k;
         if (c->engine == MK_AI_MCTS) {
             if (c->budget_ms > 0)
                 snprintf(s->label[k], sizeof s->label[k], "mcts %d ms", c->budget_ms);
@@ -869,6 +875,10 @@ static int setup(int argc, char **argv, bool root, study **out, sim_args *o)
                              c->rollout_depth);
                 else
                     snprintf(s->label[k] + l, sizeof s->label[k] - l, " horizon");
+            }
+            if (c->rollout_k > 0) {
+                size_t l = strlen(s->label[k]);
+                snprintf(s->label[k] + l, sizeof s->label[k] - l, " k %d", c->rollout_k);
             }
         } else {
             snprintf(s->label[k], sizeof s->label[k], "%s", mk_ai_engine_name(c->engine));

@@ -122,6 +122,11 @@ typedef struct mk_ruleset {
      * actions, for a ruleset whose turns are too long for a rollout to
      * reach the next (Monmouth: a turn is hundreds of actions). */
     int ai_rollout_depth;
+    /* How many random legal actions a rollout step to the horizon looks
+     * at (the best by the evaluation is played); 0: mcts's default (10).
+     * More make the rollouts play better and cost as many applies each
+     * (docs/ai.md, "Candidates per rollout step"). */
+    int ai_rollout_k;
 
     /* JSON (not on the hot path). */
     /* The STATE object of PROTOCOL.md, without "hash" (the caller adds it). */

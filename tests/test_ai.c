@@ -238,6 +238,75 @@ static void test_tree_depth(const mk_ruleset *rs, const mk_scenario *sc)
     free(st);
 }
 
+/* rollout_k: how many random actions a rollout step looks at. Counted
+ * through the evaluation (each candidate is applied and evaluated, for
+ * both sides: two calls): on a copy of the ruleset whose evaluate counts
+ * its calls, the same seed and iterations evaluate about 2k times per
+ * rollout step (fewer where a list is shorter than k), the
+ * default (-1) is the ruleset's ai_rollout_k (set on the copy), and 0 on
+ * the ruleset is mcts's 10. The root's one-ply look is the same for every
+ * k, so it is measured apart (1 iteration) and taken off. */
+static const mk_ruleset *counted_rs;
+static long counted_evals;
+
+static double counted_eval(const void *st, const mk_scenario *sc, int side)
+{
+    counted_evals++;
+    return counted_rs->evaluate(st, sc, side);
+}
+
+static double evals_per_step(mk_ruleset *copy, const mk_scenario *sc, const void *st, int k,
+                           long *base)
+{
+    mk_ai_config cfg;
+    mk_ai_config_init(&cfg);
+    cfg.engine = MK_AI_MCTS;
+    cfg.seed = 5;
+    cfg.tree_depth = 1;   /* flat: the tree's own expansions take no evaluations */
+    cfg.rollout_k = k;
+    mk_ai_stats stats;
+    mk_action a;
+    cfg.iterations = 1;
+    counted_evals = 0;
+    CHECK(mk_ai_pick_stats(copy, sc, st, &cfg, &a, &stats) == 0);
+    long one = counted_evals;
+    cfg.iterations = 200;
+    counted_evals = 0;
+    CHECK(mk_ai_pick_stats(copy, sc, st, &cfg, &a, &stats) == 0);
+    CHECK(is_legal(copy, sc, st, &a));
+    if (base)
+        *base = counted_evals;
+    return stats.rollout_actions > 0 ? (double)(counted_evals - one) / stats.rollout_actions : 0;
+}
+
+static void test_rollout_k(const mk_ruleset *rs, const mk_scenario *sc)
+{
+    mk_ruleset copy = *rs;
+    counted_rs = rs;
+    copy.evaluate = counted_eval;
+    void *st = calloc(1, rs->state_size);
+    mk_error err;
+    CHECK(rs->init(st, sc, 0, 11, NULL, &err) == 0);
+    copy.ai_rollout_k = 0;
+    double k3 = evals_per_step(&copy, sc, st, 3, NULL);
+    double k20 = evals_per_step(&copy, sc, st, 20, NULL);
+    long k10, dflt, by_ruleset, asked;
+    evals_per_step(&copy, sc, st, 10, &k10);
+    evals_per_step(&copy, sc, st, -1, &dflt);
+    copy.ai_rollout_k = 20;
+    evals_per_step(&copy, sc, st, -1, &by_ruleset);
+    evals_per_step(&copy, sc, st, 20, &asked);
+    printf("%s: evaluations per rollout step: k 3: %.1f, k 20: %.1f\n", sc->id, k3, k20);
+    /* 2k, and the iteration's last evaluation shared among its steps */
+    CHECK(k3 >= 4 && k3 <= 8);
+    CHECK(k20 >= 24 && k20 <= 42);
+    CHECK(k20 > 4 * k3);
+    CHECK_EQ(dflt, k10);            /* ai_rollout_k 0: mcts's 10 */
+    CHECK_EQ(by_ruleset, asked);    /* -1: the ruleset's 20 */
+    CHECK(by_ruleset != dflt);
+    free(st);
+}
+
 /* The horizon (docs/ai.md): by default every mcts iteration is scored at
  * the start of the next turn of the side whose turn it is at the root (or
  * at the game's end), checked at the opening and along a random game;
@@ -733,7 +802,9 @@ int main(void)
     mk_scenario *hm = mk_catalog_load("hm/killiecrankie", rss, nrs, &err);
     if (hm) { /* Horse & Musket's search is flat (docs/ai.md) */
         CHECK_EQ(hm->rs->ai_tree_depth, 1);
+        CHECK_EQ(hm->rs->ai_rollout_k, 20); /* and its rollouts look at 20 a step */
         test_tree_depth(hm->rs, hm);
+        test_rollout_k(hm->rs, hm);
         test_horizon(hm->rs, hm, 40, 25);
         mk_scenario_free(hm);
     }

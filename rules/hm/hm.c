@@ -1115,6 +1115,7 @@ const mk_ruleset mk_hm_ruleset = {
     .hash = hash,
     .evaluate = evaluate,
     .ai_tree_depth = 1, /* flat: docs/ai.md, Horse & Musket (more tree lost strength) */
+    .ai_rollout_k = 20, /* rollout steps the best of 20: docs/ai.md, candidates per step */
     .state_json = state_json,
     .action_json = action_json,
     .action_parse = action_parse,
