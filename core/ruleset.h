@@ -125,7 +125,7 @@ typedef struct mk_ruleset {
     /* How many random legal actions a rollout step to the horizon looks
      * at (the best by the evaluation is played); 0: mcts's default (10).
      * More make the rollouts play better and cost as many applies each
-     * (docs/ai.md, "Candidates per rollout step"). */
+     * (docs/ai.md, "Candidates per rollout step in Horse & Musket"). */
     int ai_rollout_k;
 
     /* JSON (not on the hot path). */
