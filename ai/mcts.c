@@ -37,8 +37,8 @@
  * start of the next turn of the side whose turn it is at the root (the
  * rest of its turn, then the other side's whole turn), and scores that
  * state with mk_ai_value0 (the result when the game is over, else the
- * ruleset's evaluation); the tree itself stays within the root's turn. So every
- * iteration is scored at the same point of the turn cycle. Why that
+ * ruleset's evaluation); the tree itself stays within the root's turn.
+ * So every iteration is scored at the same point of the turn cycle. Why that
  * matters: an evaluation weighs the threats of the side to act more than
  * the other's (Hold the Line's, by design: it fires first), so a value
  * read in the middle of a turn and one read after it are on different

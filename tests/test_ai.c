@@ -255,8 +255,10 @@ static double counted_eval(const void *st, const mk_scenario *sc, int side)
     return counted_rs->evaluate(st, sc, side);
 }
 
-static double evals_per_step(mk_ruleset *copy, const mk_scenario *sc, const void *st, int k,
-                           long *base)
+/* Evaluations of a 200-iteration flat search asking for k; *per_step:
+ * those of its rollouts per rollout action (the root's look taken off). */
+static long count_evals(mk_ruleset *copy, const mk_scenario *sc, const void *st, int k,
+                        double *per_step)
 {
     mk_ai_config cfg;
     mk_ai_config_init(&cfg);
@@ -274,9 +276,10 @@ static double evals_per_step(mk_ruleset *copy, const mk_scenario *sc, const void
     counted_evals = 0;
     CHECK(mk_ai_pick_stats(copy, sc, st, &cfg, &a, &stats) == 0);
     CHECK(is_legal(copy, sc, st, &a));
-    if (base)
-        *base = counted_evals;
-    return stats.rollout_actions > 0 ? (double)(counted_evals - one) / stats.rollout_actions : 0;
+    if (per_step)
+        *per_step = stats.rollout_actions > 0
+                        ? (double)(counted_evals - one) / stats.rollout_actions : 0;
+    return counted_evals;
 }
 
 static void test_rollout_k(const mk_ruleset *rs, const mk_scenario *sc)
@@ -288,14 +291,14 @@ static void test_rollout_k(const mk_ruleset *rs, const mk_scenario *sc)
     mk_error err;
     CHECK(rs->init(st, sc, 0, 11, NULL, &err) == 0);
     copy.ai_rollout_k = 0;
-    double k3 = evals_per_step(&copy, sc, st, 3, NULL);
-    double k20 = evals_per_step(&copy, sc, st, 20, NULL);
-    long k10, dflt, by_ruleset, asked;
-    evals_per_step(&copy, sc, st, 10, &k10);
-    evals_per_step(&copy, sc, st, -1, &dflt);
+    double k3, k20;
+    count_evals(&copy, sc, st, 3, &k3);
+    count_evals(&copy, sc, st, 20, &k20);
+    long k10 = count_evals(&copy, sc, st, 10, NULL);
+    long dflt = count_evals(&copy, sc, st, -1, NULL);
     copy.ai_rollout_k = 20;
-    evals_per_step(&copy, sc, st, -1, &by_ruleset);
-    evals_per_step(&copy, sc, st, 20, &asked);
+    long by_ruleset = count_evals(&copy, sc, st, -1, NULL);
+    long asked = count_evals(&copy, sc, st, 20, NULL);
     printf("%s: evaluations per rollout step: k 3: %.1f, k 20: %.1f\n", sc->id, k3, k20);
     /* 2k, and the iteration's last evaluation shared among its steps */
     CHECK(k3 >= 4 && k3 <= 8);
