@@ -116,7 +116,7 @@ static int int_arg(json_t *args, const char *key, long long max, long long *v, m
     return 0;
 }
 
-int mk_ai_choose(const mk_game *g, json_t *args, mk_action *out, mk_error *err)
+int mk_ai_args(const mk_game *g, json_t *args, mk_ai_config *out, mk_error *err)
 {
     json_t *ej = json_object_get(args, "engine");
     json_t *dj = json_object_get(args, "difficulty");
@@ -142,9 +142,17 @@ int mk_ai_choose(const mk_game *g, json_t *args, mk_action *out, mk_error *err)
         cfg.engine = e;
     }
     long long budget = -1, iters = -1, threads = 1;
-    if (int_arg(args, "budget_ms", 60000, &budget, err) || int_arg(args, "iterations", 10000000, &iters, err) ||
+    if (int_arg(args, "budget_ms", 60000, &budget, err) ||
+        int_arg(args, "iterations", 10000000, &iters, err) ||
         int_arg(args, "threads", MK_AI_THREADS_MAX, &threads, err))
         return -1;
+    json_t *kj = json_object_get(args, "rollout_k");   /* absent: the ruleset's (docs/ai.md) */
+    if (kj && (!json_is_integer(kj) || json_integer_value(kj) < 1 ||
+               json_integer_value(kj) > MK_MAX_ACTIONS))
+        return mk_error_set(err, "bad_arg", "ai: \"rollout_k\" must be an integer from 1 to %d",
+                            MK_MAX_ACTIONS);
+    if (kj)
+        cfg.rollout_k = (int)json_integer_value(kj);
     if (budget >= 0) {
         cfg.budget_ms = (int)budget;
         if (iters < 0)
@@ -159,6 +167,15 @@ int mk_ai_choose(const mk_game *g, json_t *args, mk_action *out, mk_error *err)
     /* Without a seed, the choice follows the position: the same position
      * gives the same move, which keeps protocol sessions reproducible. */
     cfg.seed = sj ? (uint64_t)json_integer_value(sj) : mk_game_hash(g);
+    *out = cfg;
+    return 0;
+}
+
+int mk_ai_choose(const mk_game *g, json_t *args, mk_action *out, mk_error *err)
+{
+    mk_ai_config cfg;
+    if (mk_ai_args(g, args, &cfg, err) != 0)
+        return -1;
     if (mk_ai_pick(g->rs, g->sc, g->st, &cfg, out) != 0)
         return mk_error_set(err, "illegal_action", "ai: no legal action");
     return 0;

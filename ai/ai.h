@@ -133,8 +133,14 @@ int mk_ai_mcts(const mk_ruleset *rs, const mk_scenario *sc, const void *st,
  * ("random", "greedy", "mcts"; default random, or mcts when "difficulty"
  * is given), "difficulty" ("easy", "normal", "hard"), "budget_ms",
  * "iterations", "seed" (default: the position's hash, so the same position
- * gives the same answer), "threads". Returns 0, or -1 with err (bad_arg). */
+ * gives the same answer), "threads", "rollout_k" (mcts: candidates per
+ * rollout step, 1 to MK_MAX_ACTIONS; default the ruleset's). Returns 0,
+ * or -1 with err (bad_arg). */
 int mk_ai_choose(const mk_game *g, json_t *args, mk_action *out, mk_error *err);
+
+/* The engine mk_ai_choose would use for args: *out set, or -1 with err
+ * (bad_arg) and *out untouched. */
+int mk_ai_args(const mk_game *g, json_t *args, mk_ai_config *out, mk_error *err);
 
 /* The value of a state for side 0 in [-1, 1]: the result (+1 win, -1
  * loss, 0 draw) once the game is over, else the ruleset's evaluation made

@@ -263,7 +263,7 @@ static const command commands[] = {
     {"act", true, cmd_act, "action"},
     {"dice", true, cmd_dice, "values"},
     {"undo", true, cmd_undo, ""},
-    {"ai", true, cmd_ai, "engine difficulty budget_ms iterations seed threads"},
+    {"ai", true, cmd_ai, "engine difficulty budget_ms iterations seed threads rollout_k"},
     {"record", true, cmd_record, ""},
     {"replay", false, cmd_replay, "record"},
     {"quit", false, cmd_quit, ""},

@@ -229,6 +229,16 @@ static void abuse(const mk_ruleset *rs, const char *scenario_id)
             "bad_arg");
     refused(&s, "a negative budget", "{\"cmd\":\"ai\",\"engine\":\"mcts\",\"budget_ms\":-5}",
             "bad_arg");
+    refused(&s, "no rollout candidates", "{\"cmd\":\"ai\",\"engine\":\"mcts\",\"rollout_k\":0}",
+            "bad_arg");
+    refused(&s, "1025 rollout candidates",
+            "{\"cmd\":\"ai\",\"engine\":\"mcts\",\"rollout_k\":1025}", "bad_arg");
+    {
+        /* A rollout_k in range is a field the protocol knows. */
+        json_t *ok = ask(&s, "{\"cmd\":\"ai\",\"engine\":\"mcts\",\"iterations\":8,\"rollout_k\":2}");
+        CHECK(ok && json_is_true(json_object_get(ok, "ok")));
+        json_decref(ok);
+    }
     refused(&s, "a unit given as a number",
             "{\"cmd\":\"act\",\"action\":{\"type\":\"move\",\"unit\":4294967296,\"path\":[\"A1\"]}}",
             "bad_arg");

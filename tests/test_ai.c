@@ -485,6 +485,7 @@ static void test_choose(const mk_scenario *src)
     const char *good[] = {"{\"engine\":\"random\",\"seed\":3}", "{\"engine\":\"greedy\"}",
                           "{\"engine\":\"mcts\",\"iterations\":100,\"seed\":1}",
                           "{\"engine\":\"mcts\",\"budget_ms\":20,\"threads\":2}",
+                          "{\"engine\":\"mcts\",\"iterations\":50,\"rollout_k\":3}",
                           "{\"difficulty\":\"easy\"}", "{}"};
     for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
         json_t *args = json_loads(good[i], 0, NULL);
@@ -495,7 +496,8 @@ static void test_choose(const mk_scenario *src)
     }
     const char *bad[] = {"{\"engine\":\"alphazero\"}", "{\"engine\":3}",
                          "{\"difficulty\":\"nightmare\"}", "{\"iterations\":-1}",
-                         "{\"budget_ms\":\"x\"}", "{\"seed\":\"x\"}", "{\"threads\":1000}"};
+                         "{\"budget_ms\":\"x\"}", "{\"seed\":\"x\"}", "{\"threads\":1000}",
+                         "{\"rollout_k\":0}", "{\"rollout_k\":1025}", "{\"rollout_k\":\"x\"}"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         json_t *args = json_loads(bad[i], 0, NULL);
         mk_action a;
@@ -504,7 +506,26 @@ static void test_choose(const mk_scenario *src)
         CHECK_STR(err.code, "bad_arg");
         json_decref(args);
     }
+    /* What the arguments set: rollout_k reaches the engine, and left out
+     * it is the ruleset's (-1). */
     mk_ai_config cfg;
+    json_t *args = json_loads("{\"engine\":\"mcts\",\"iterations\":50,\"rollout_k\":3,"
+                              "\"seed\":9}", 0, NULL);
+    CHECK(mk_ai_args(g, args, &cfg, &err) == 0);
+    CHECK(cfg.engine == MK_AI_MCTS && cfg.iterations == 50 && cfg.budget_ms == 0);
+    CHECK_EQ(cfg.rollout_k, 3);
+    CHECK(cfg.seed == 9);
+    json_decref(args);
+    args = json_loads("{\"difficulty\":\"normal\"}", 0, NULL);
+    CHECK(mk_ai_args(g, args, &cfg, &err) == 0);
+    CHECK_EQ(cfg.rollout_k, -1);
+    CHECK(cfg.engine == MK_AI_MCTS && cfg.budget_ms > 0);
+    json_decref(args);
+    args = json_loads("{\"rollout_k\":0}", 0, NULL);
+    cfg.rollout_k = 7;
+    CHECK(mk_ai_args(g, args, &cfg, &err) == -1);
+    CHECK_EQ(cfg.rollout_k, 7);   /* untouched on an error */
+    json_decref(args);
     mk_ai_config_init(&cfg);
     CHECK(mk_ai_difficulty(&cfg, "hard") == 0 && cfg.engine == MK_AI_MCTS && cfg.budget_ms <= 1000);
     CHECK(mk_ai_difficulty(&cfg, "impossible") == -1);
