@@ -205,11 +205,24 @@ mk_hex mk_hex_neighbor(const mk_grid *g, mk_hex h, int dir)
  * the map) and returns how many are on the map. */
 int mk_hex_neighbors(const mk_grid *g, mk_hex h, mk_hex out[6])
 {
-    int n = 0;
+    if (!valid(g, h)) {
+        for (int d = 0; d < 6; d++)
+            out[d] = MK_NO_HEX;
+        return 0;
+    }
+    /* mk_hex_neighbor's steps, with the column and row worked out once:
+     * Horse & Musket's reach search asks this of every hex it visits, and
+     * six calls of mk_hex_neighbor made twelve divisions (a fifth of an
+     * H&M search's time, perf). */
+    int col = mk_hex_col(g, h), row = mk_hex_row(g, h), n = 0;
+    int line = g->orient == MK_POINTY ? row : col;
+    int shifted = (line & 1) == (g->shifted_even ? 1 : 0);
+    const int8_t(*step)[2] = step_of[g->orient == MK_POINTY ? 0 : 1][shifted];
     for (int d = 0; d < 6; d++) {
-        out[d] = mk_hex_neighbor(g, h, d);
-        if (out[d] != MK_NO_HEX)
-            n++;
+        int c = col + step[d][0], r = row + step[d][1];
+        bool on = c >= 0 && r >= 0 && c < g->cols && r < g->rows;
+        out[d] = on ? (mk_hex)(r * g->cols + c) : MK_NO_HEX;
+        n += on;
     }
     return n;
 }

@@ -299,6 +299,8 @@ static void check_grid(const mk_grid *g, bool complete)
         mk_hex n[6];
         int on = mk_hex_neighbors(g, h, n), count = 0;
         for (int d = 0; d < 6; d++) {
+            if (n[d] != mk_hex_neighbor(g, h, d))   /* the two agree (hex.c works them apart) */
+                bad_adj++;
             if (n[d] == MK_NO_HEX)
                 continue;
             count++;
@@ -319,6 +321,16 @@ static void check_grid(const mk_grid *g, bool complete)
             if (mk_hex_direction(g, h, o) != want || (want >= 0 && n[want] != o))
                 bad_adj++;
         }
+    }
+    /* Off the map: no neighbours. */
+    mk_hex off[] = {MK_NO_HEX, (mk_hex)size, (mk_hex)-7};
+    for (size_t i = 0; i < sizeof off / sizeof off[0]; i++) {
+        mk_hex n[6] = {0, 0, 0, 0, 0, 0};
+        if (mk_hex_neighbors(g, off[i], n) != 0)
+            bad_adj++;
+        for (int d = 0; d < 6; d++)
+            if (n[d] != MK_NO_HEX)
+                bad_adj++;
     }
     CHECK_EQ(bad_adj, 0);
     CHECK_EQ(bad_label, 0);

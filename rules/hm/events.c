@@ -51,18 +51,8 @@ void hm_events_init(hm_state *s, const mk_scenario *sc)
 /* ---------------------------------------------------------------------- */
 /* What the rest of the module asks. */
 
-/* H&M 2 terrain of hex: the scenario's, unless a placed tile (result 2)
- * covers it. Off the map: clear. */
-int hm_terrain(const hm_state *s, const mk_scenario *sc, int hex)
-{
-    if (hex < 0 || hex >= mk_grid_size(&sc->map.grid))
-        return HT_CLEAR;
-    for (int i = 0; i < s->rev.nover; i++)
-        if (s->rev.over_hex[i] == hex)
-            return s->rev.over_t[i];
-    int t = sc->map.terrain[hex];
-    return t < HT_COUNT ? t : HT_CLEAR;
-}
+/* hm_terrain (H&M 2 terrain, with result 2's placed tiles) is inline in
+ * hm_int.h. */
 
 /* The side unit acts for: its own, except the enemy unit that result 12
  * hands to the active player for one action. */

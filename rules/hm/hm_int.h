@@ -443,7 +443,19 @@ int hm_sk_move_options(const hm_state *s, const mk_scenario *sc, int unit, int16
 /* events.c (15 Random Events; each answers "no effect" when nothing was rolled) */
 int hm_events_check_scenario(const mk_scenario *sc, mk_error *err);
 void hm_events_init(hm_state *s, const mk_scenario *sc);
-int hm_terrain(const hm_state *s, const mk_scenario *sc, int hex); /* placed tiles included */
+/* H&M 2 terrain of hex: the scenario's, unless a tile placed by Random
+ * Event 2 covers it; off the map, clear. Inline: the reach search asks it
+ * of every hex it enters. */
+static inline int hm_terrain(const hm_state *s, const mk_scenario *sc, int hex)
+{
+    if (hex < 0 || hex >= mk_grid_size(&sc->map.grid))
+        return HT_CLEAR;
+    for (int i = 0; i < s->rev.nover; i++)
+        if (s->rev.over_hex[i] == hex)
+            return s->rev.over_t[i];
+    int t = sc->map.terrain[hex];
+    return t < HT_COUNT ? t : HT_CLEAR;
+}
 int hm_ctl_side(const hm_state *s, const mk_scenario *sc, int unit);
 bool hm_event_frozen(const hm_state *s, int unit);
 int hm_move_rate(const hm_state *s, const mk_scenario *sc, int unit);
