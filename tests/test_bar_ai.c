@@ -81,6 +81,111 @@ static void test_tables(const mk_scenario *sc)
     CHECK_EQ(x->home_span, mk_hex_distance(g, x->home[0], x->home[1]));
 }
 
+/* 7.2d B, 7.3d C: the evaluation's cost of leaving by the British exit
+ * edge (evaluate.c exit_costs). The exit hexes cost the exit's half MP;
+ * from every other hex the first step (exit_dir) leads to a cheaper hex,
+ * costing at least a major road hex, exactly that along one; following
+ * the steps from every British unit's hex reaches the exit edge. Late in
+ * the game, a British unit standing at the exit edge is worth more to the
+ * British than the same unit far inland (out of the fighting), which
+ * cannot leave in time; early, much less (only the march on the American
+ * rally hex tells the two apart then). */
+static void test_exit_costs(void)
+{
+    mk_scenario *sc = load("bar/2-washingtons-stand");
+    mk_scenario *sc1 = load("bar/1-lees-repulse");
+    CHECK(sc != NULL && sc1 != NULL);
+    if (!sc || !sc1) {
+        mk_scenario_free(sc);
+        mk_scenario_free(sc1);
+        return;
+    }
+    const bar_ext *x = bar_x(sc), *x1 = bar_x(sc1);
+    const mk_grid *g = &sc->map.grid;
+    const bar_sc_victory *v = &x->scen.victory;
+    int size = mk_grid_size(g), exits = 0, unreached = 0, bad_exit = 0, bad_step = 0, bad_road = 0, roads = 0;
+    for (mk_hex h = 0; h < size; h++) {
+        bool edge = mk_hex_on_map_edge(g, h) && mk_hex_distance(g, h, v->exit_hex) <= v->exit_within;
+        exits += edge;
+        if (x->exit_cost[h] == BAR_NO_EXIT) {
+            unreached += x->map.terrain[h] != BAR_T_LAKE;
+            continue;
+        }
+        if (edge) {
+            bad_exit += x->exit_cost[h] != 6;
+            continue;
+        }
+        mk_hex n = x->nb[h][x->exit_dir[h]];
+        if (n == MK_NO_HEX || x->exit_cost[n] == BAR_NO_EXIT || x->exit_cost[h] < x->exit_cost[n] + 2) {
+            bad_step++;
+            continue;
+        }
+        if (bar_road(&x->map, h, n) == BAR_ROAD_MAJOR) {
+            roads++;
+            bad_road += x->exit_cost[h] != x->exit_cost[n] + 2;
+        }
+    }
+    CHECK(exits >= 6);
+    CHECK_EQ(bad_exit, 0);
+    CHECK_EQ(bad_step, 0);
+    CHECK_EQ(bad_road, 0);
+    CHECK(roads > 50);
+    CHECK_EQ(unreached, 0);
+    int no_exit = 0;
+    for (mk_hex h = 0; h < mk_grid_size(&sc1->map.grid); h++)
+        no_exit += x1->exit_cost[h] == BAR_NO_EXIT;
+    CHECK_EQ(no_exit, mk_grid_size(&sc1->map.grid));   /* 7.1d: no exit in scenario 1 */
+
+    const mk_ruleset *rs = sc->rs;
+    bar_state *s = calloc(1, rs->state_size), *t = calloc(1, rs->state_size);
+    mk_error err;
+    CHECK(s && t && rs->init(s, sc, 0, 5, NULL, &err) == 0);
+    int unit = -1, walked = 0;
+    for (int i = 0; s && t && i < s->npieces; i++) {
+        if (x->p[i].side != BAR_BRITISH || bar_is_leader(&x->p[i]) || s->pc[i].hex == MK_NO_HEX)
+            continue;
+        mk_hex h = s->pc[i].hex;
+        for (int k = 0; k < 200 && x->exit_cost[h] != 6; k++)
+            h = x->nb[h][x->exit_dir[h]];
+        walked += x->exit_cost[h] == 6;
+        int near = 255;   /* hexes to the nearest American unit: out of every fire's reach */
+        for (int j = 0; j < s->npieces; j++)
+            if (x->p[j].side == BAR_AMERICAN && s->pc[j].hex != MK_NO_HEX && !bar_is_leader(&x->p[j]) &&
+                mk_hex_distance(g, s->pc[i].hex, s->pc[j].hex) < near)
+                near = mk_hex_distance(g, s->pc[i].hex, s->pc[j].hex);
+        if (unit < 0 && !x->p[i].independent && x->exit_cost[s->pc[i].hex] > 90 && near > 12)
+            unit = i;
+    }
+    int british = 0;
+    for (int i = 0; s && i < s->npieces; i++)
+        british += x->p[i].side == BAR_BRITISH && !bar_is_leader(&x->p[i]) && s->pc[i].hex != MK_NO_HEX;
+    CHECK(british > 20);
+    CHECK_EQ(walked, british);
+    CHECK(unit >= 0);
+    mk_hex edge = MK_NO_HEX;
+    for (mk_hex h = 0; h < size && edge == MK_NO_HEX; h++)
+        if (x->exit_cost[h] == 6)
+            edge = h;
+    if (s && t && unit >= 0 && edge != MK_NO_HEX) {
+        double gain[2];
+        int turns[2] = {x->first_turn, x->last_turn - 1};
+        for (int k = 0; k < 2; k++) {
+            s->turn = (int16_t)turns[k];
+            memcpy(t, s, rs->state_size);
+            t->pc[unit].hex = edge;
+            gain[k] = rs->evaluate(t, sc, BAR_BRITISH) - rs->evaluate(s, sc, BAR_BRITISH);
+        }
+        printf("bar/2: a British unit %d sixths of a half MP from the exit moved to it: %+.4f for the British "
+               "at the first turn, %+.4f at the last but one\n", x->exit_cost[s->pc[unit].hex], gain[0], gain[1]);
+        CHECK(gain[1] > 0.003);
+        CHECK(gain[1] > gain[0] + 0.003);
+    }
+    free(s);
+    free(t);
+    mk_scenario_free(sc);
+    mk_scenario_free(sc1);
+}
+
 /* The index against a scan of the pieces, hex by hex. */
 static int occ_mismatches(const bar_state *s, const mk_scenario *sc)
 {
@@ -276,6 +381,7 @@ int main(void)
             mk_scenario_free(sc);
         }
     }
+    test_exit_costs();
     test_apply_agrees("bar/1-lees-repulse", 2, 3000);
     test_apply_agrees("bar/4-general-engagement", 1, 3000);
     test_engines();

@@ -109,6 +109,13 @@ typedef struct bar_ext {
     uint8_t dist_orchard[MK_MAX_HEX];
     uint8_t dist_advance[10][MK_MAX_HEX];
     int home_span;   /* hexes between the two rally hexes */
+    /* 7.2d B, 7.3d C: the cost of leaving the map by the British exit
+     * edge from each hex, marching in Road Column by day, in sixths of a
+     * half MP (a major road hex costs 2, a minor 3, the exit itself 12;
+     * BAR_NO_EXIT: no exit in the scenario, or no way there) */
+#define BAR_NO_EXIT 0xFFFF
+    uint16_t exit_cost[MK_MAX_HEX];
+    uint8_t exit_dir[MK_MAX_HEX];   /* the direction (0-5) of the first step that way */
     uint8_t bear_home[2][MK_MAX_HEX];   /* bar_bearing12 from each hex to each rally hex */
     int16_t cq[MK_MAX_HEX], cr[MK_MAX_HEX];
     /* expected SPs lost to a fire by [row][range][SPs firing][target terrain]

@@ -16,8 +16,10 @@
  *    to E3915 cut, E an American unit at E3915 -100), a British win from
  *    2.25, an American one to 1.75;
  *  - 7.2d-7.4d: the higher total over the lower (British units on the map
- *    count, 7.2d B; the advance track of 7.3d B / 7.4d B modifies the
- *    American total), the lower total winning from 1.1;
+ *    count, 7.2d B; in the last turns of scenarios 2-3, by the chance that
+ *    they cannot reach the exit edge in time, stays(); the advance track
+ *    of 7.3d B / 7.4d B modifies the American total), the lower total
+ *    winning from 1.1;
  * both damped toward the automatic draw (7.1d G, 7.2d D, 7.3d E, 7.4d E:
  * the larger loss below 8, 10 or 15 boxes is a draw). An objective not yet
  * taken counts in part as units close on it. A material term (losses
@@ -30,6 +32,7 @@
  * neighbour table; no line of sight, no allocation. Zero-sum: side 1's
  * value is minus side 0's. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "rules/bar/bar_int.h"
@@ -87,6 +90,96 @@ static void fire_means(bar_ext *x)
     }
 }
 
+/* The dearer of a step from hex a into its neighbour b off the road, in
+ * half MPs, for a column of foot (5.2, 5.3: the Terrain Effects Chart;
+ * slopes up only; a creek bridged is free), -1 where it is prohibited;
+ * "all its MPs" read as 8 half MPs (an estimate: such a hex takes a
+ * turn). */
+static int step_cost(const bar_ext *x, mk_hex a, mk_hex b)
+{
+    if (x->map.terrain[b] == BAR_T_LAKE)
+        return -1;
+    int cost = x->ch.hex[x->map.terrain[b]].cost[BAR_MV_COLUMN];
+    unsigned side = bar_hexside(&x->map, a, b);
+    bool uphill = x->map.elevation[b] > x->map.elevation[a];
+    for (int k = 0; k < BAR_HS_NTERRAIN && cost != BAR_COST_PROHIBITED; k++) {
+        unsigned bit = 1u << k;
+        if (!(side & bit) || (bit == BAR_HS_CREEK && (side & BAR_HS_BRIDGE)) ||
+            ((bit == BAR_HS_REGULAR_SLOPE || bit == BAR_HS_GENTLE_SLOPE) && !uphill))
+            continue;
+        int c = x->ch.side[k].cost[BAR_MV_COLUMN];
+        cost = c == BAR_COST_PROHIBITED ? c : cost == BAR_COST_ALL || c == BAR_COST_ALL ? BAR_COST_ALL : cost + c;
+    }
+    return cost == BAR_COST_PROHIBITED ? -1 : cost == BAR_COST_ALL ? 8 : cost;
+}
+
+/* exit_cost (bar_int.h): the cheapest way from each hex to the British
+ * exit edge (Dijkstra's, from the exit hexes outward over the reversed
+ * steps). Roads at 5.2g's day rates: 3 major road hexes, or 2 minor, a
+ * half MP. Runs once per scenario; the heap is the only allocation. */
+_Static_assert(MK_MAX_HEX <= 8192, "exit_costs keeps a hex in 13 bits");
+static void exit_costs(bar_ext *x, const mk_grid *g)
+{
+    const bar_sc_victory *v = &x->scen.victory;
+    for (int h = 0; h < MK_MAX_HEX; h++) {
+        x->exit_cost[h] = BAR_NO_EXIT;
+        x->exit_dir[h] = 0;
+    }
+    if (v->exit_hex == MK_NO_HEX)
+        return;
+    int size = mk_grid_size(g), cap = 6 * size + 64, n = 0;
+    uint32_t *heap = malloc((size_t)cap * sizeof *heap);   /* cost << 13 | hex */
+    if (!heap)
+        return;   /* the evaluation then reads no exit */
+    for (int h = 0; h < size; h++)
+        if (mk_hex_on_map_edge(g, (mk_hex)h) && mk_hex_distance(g, (mk_hex)h, v->exit_hex) <= v->exit_within &&
+            x->map.terrain[h] != BAR_T_LAKE) {
+            x->exit_cost[h] = 6;   /* the exit: a half MP (move.c BA_EXIT) */
+            heap[n++] = 6u << 13 | (uint32_t)h;
+        }
+    while (n > 0) {
+        uint32_t top = heap[0];
+        heap[0] = heap[--n];
+        for (int k = 0;;) {   /* sift down */
+            int c = 2 * k + 1;
+            if (c >= n)
+                break;
+            if (c + 1 < n && heap[c + 1] < heap[c])
+                c++;
+            if (heap[k] <= heap[c])
+                break;
+            uint32_t t = heap[k];
+            heap[k] = heap[c];
+            heap[c] = t;
+            k = c;
+        }
+        mk_hex u = (mk_hex)(top & 8191);
+        uint32_t cu = top >> 13;
+        if (cu != x->exit_cost[u])
+            continue;   /* a stale entry */
+        for (int d = 0; d < 6; d++) {
+            mk_hex w = x->nb[u][d];   /* a unit at w steps into u */
+            if (w == MK_NO_HEX)
+                continue;
+            int road = bar_road(&x->map, w, u);
+            int step = road == BAR_ROAD_MAJOR ? 2 : road == BAR_ROAD_MINOR ? 3 : 6 * step_cost(x, w, u);
+            if (step < 0 || cu + (uint32_t)step >= BAR_NO_EXIT || cu + (uint32_t)step >= x->exit_cost[w] || n == cap)
+                continue;
+            x->exit_cost[w] = (uint16_t)(cu + (uint32_t)step);
+            x->exit_dir[w] = (uint8_t)((d + 3) % 6);   /* from w back to u */
+            int k = n++;   /* sift up */
+            heap[k] = (cu + (uint32_t)step) << 13 | (uint32_t)w;
+            while (k > 0 && heap[(k - 1) / 2] > heap[k]) {
+                uint32_t t = heap[k];
+                heap[k] = heap[(k - 1) / 2];
+                heap[(k - 1) / 2] = t;
+                k = (k - 1) / 2;
+            }
+        }
+    }
+    free(heap);
+}
+
 void bar_eval_prepare(bar_ext *x, const mk_grid *g)
 {
     int size = mk_grid_size(g);
@@ -111,6 +204,7 @@ void bar_eval_prepare(bar_ext *x, const mk_grid *g)
     distances(g, v->orchard, v->norchard, x->dist_orchard);
     for (int k = 0; k < 10; k++)
         distances(g, k < v->nadvance ? &v->advance[k] : NULL, k < v->nadvance, x->dist_advance[k]);
+    exit_costs(x, g);   /* after the neighbours */
 }
 
 /* Weights (ours, docs/ai.md): the share of its SPs a routed unit is
@@ -209,6 +303,51 @@ static void fire_threats(const bar_state *s, const bar_ext *x, slot *sl, int nsl
     }
 }
 
+/* 7.2d B, 7.3d C: how likely British unit i, on the map, is to be on it
+ * still at the end (a British loss) rather than gone by the exit edge:
+ * from its slack, the turns of marching to spare once it has paid the
+ * way there (exit_cost; a unit out of Road Column changes formation
+ * first), counting the MPs it has left now, a turn not yet activated,
+ * each turn to come (weights: docs/ai.md "Monmouth's exit"). */
+#define EXIT_FORM 12      /* sixths of a half MP: the change to Road Column (an estimate) */
+#define EXIT_RELY 0.6     /* the share of turns a Command is activated in (the End Turn
+                           * marker may end one first) */
+#define EXIT_NIGHT 0.33   /* a Night turn's march (5.2g: a half MP a road hex, not a third) */
+#define EXIT_SPREAD 0.8   /* turns of slack: the chance falls by e each */
+#define EXIT_WEIGHT 0.3   /* every British unit gone by the end against every one left */
+#define EXIT_TURNS 11     /* turns before the last: the British turn for the exit (over 3 turns) */
+static double stays(const bar_state *s, const mk_scenario *sc, int i, double turns_after)
+{
+    const bar_ext *x = bar_x(sc);
+    const bar_pc *p = &s->pc[i];
+    int per = 6 * x->p[i].mp_half;
+    if (per <= 0 || x->exit_cost[p->hex] == BAR_NO_EXIT || x->p[i].independent)
+        return 1;   /* an Independent moves only with a Command whose leader has it in range
+                     * (game.c bar_piece_active): a march out one-ply play does not plan */
+    double w = s->turn >= x->first_night ? EXIT_NIGHT : 1, now = 0;
+    if (s->phase == BP_MOVE && bar_piece_active(s, sc, i)) {
+        /* its MPs left, and the road hexes the half MP it is marching on
+         * still pays for (5.2g): a step toward the exit is worth what it
+         * costs, and ending the activation with MPs to spare loses them */
+        bool night = s->turn >= x->first_night;
+        int kinds = p->road >> 2 & 3, free = bar_road_hexes_per_half_mp(kinds, night) - (p->road & 3);
+        now = w * 6 * p->mp + (free > 0 ? free * (night ? 6 : kinds == BAR_ROAD_MAJOR ? 2 : 3) : 0);
+    } else if (!(p->flags & BF_ACTED) &&
+               !(x->p[i].org >= 0 && x->p[i].org < 64 && (s->acted[BAR_BRITISH] >> x->p[i].org & 1))) {
+        now = w * EXIT_RELY * per;   /* its Command not yet activated this turn */
+    }
+    int cost = x->exit_cost[p->hex] +
+               (p->form == BAR_FM_ROAD_COLUMN || p->form == BAR_FM_ARTILLERY_ROAD_COLUMN ? 0 : EXIT_FORM);
+    /* a unit moves through its front: turning to face the first step costs
+     * (move.c's BA_FACE: face_half each 60 degrees past the front's 60) */
+    int off = abs(bar_dir_step(x->exit_dir[p->hex]) - p->facing) % 12;
+    off = (off > 6 ? 12 - off : off) - 2;
+    if (off > 0 && p->form != BAR_FM_SQUARE)
+        cost += 6 * x->se.face_half * ((off + 1) / 2);
+    double slack = (now - cost) / per + turns_after;
+    return 1 / (1 + exp(slack / EXIT_SPREAD));
+}
+
 /* The American view, in [-1, 1]. */
 static double american_value(const bar_state *s, const mk_scenario *sc)
 {
@@ -221,7 +360,19 @@ static double american_value(const bar_state *s, const mk_scenario *sc)
     int nsl = 0, nlong = 0;
     memset(used, 0, sizeof used);
     double loss[2], near_threat = 255, near_hold = 255, near_orchard = 255, march[2] = {0, 0};
-    int units[2] = {0, 0}, on_map_br = 0, next_adv = 0, near_adv = 255;
+    int units[2] = {0, 0}, next_adv = 0, near_adv = 255;
+    double on_map_br = 0;
+    /* 7.2d B, 7.3d C: the turns of marching left after this one; late,
+     * the British stop marching on the American rally hex (lambda) and
+     * go for the exit */
+    bool exits = v->exit_hex != MK_NO_HEX;
+    double turns_after = 0, lambda = 0;
+    if (exits) {
+        for (int k = s->turn + 1; k <= x->last_turn; k++)
+            turns_after += EXIT_RELY * (k >= x->first_night ? EXIT_NIGHT : 1);
+        lambda = (s->turn - (x->last_turn - EXIT_TURNS)) / 3.0;
+        lambda = lambda < 0 ? 0 : lambda > 1 ? 1 : lambda;
+    }
     while (next_adv < v->nadvance && (s->advance >> next_adv & 1))
         next_adv++;
     for (int side = 0; side < 2; side++)
@@ -234,18 +385,22 @@ static double american_value(const bar_state *s, const mk_scenario *sc)
             continue;
         int side = pi->side;
         units[side]++;
+        /* 7.2d B: on the map at the end (reinforcements will be), unless
+         * it can still leave */
+        double late = side == BAR_BRITISH ? lambda : 0;
         if (side == BAR_BRITISH && pi->arrive <= x->last_turn && !(p->more & BM_EXITED))
-            on_map_br++;   /* 7.2d B: on the map at the end (reinforcements will be) */
+            on_map_br += exits && lambda > 0 && p->hex != MK_NO_HEX ? stays(s, sc, i, turns_after) : 1;
         /* each side marches on the other's rally hex (7.0 B): the
          * objectives of every scenario lie on the road between them; a
          * reinforcement counts from its entry hex */
         mk_hex at = p->hex != MK_NO_HEX ? p->hex : pi->entry;
         if (at != MK_NO_HEX)
-            march[side] += x->dist_home[1 - side][at];
+            march[side] += (1 - late) * x->dist_home[1 - side][at] + late * x->home_span;
         if (p->hex != MK_NO_HEX && !(p->status & BS_ROUTED) && p->form != BAR_FM_HOOK &&
             bar_faces(s, i, x->bear_home[1 - side][p->hex]))
-            march[side] -= FACING;   /* a Line moves through its front only (so turning toward the enemy
-                                      * counts); a Hook does not move (docs/bar.md "Hook") */
+            march[side] -= (1 - late) * FACING;   /* a Line moves through its front only (so turning toward
+                                                   * the enemy counts); a Hook does not move (docs/bar.md
+                                                   * "Hook") */
         /* each hex of the unit (2.1a, 2.1c: a two-hex unit's second hex
          * with its share of the SPs) */
         for (int part = 0; part < 2; part++) {
@@ -351,7 +506,8 @@ static double american_value(const bar_state *s, const mk_scenario *sc)
     for (int side = 0; side < 2; side++)
         if (units[side])
             adv += (side == BAR_AMERICAN ? 1 : -1) * (1 - march[side] / units[side] / span);
-    return 0.7 * decisive * outcome + 0.2 * material + MARCH * adv;
+    double left = exits && units[BAR_BRITISH] ? EXIT_WEIGHT * on_map_br / units[BAR_BRITISH] : 0;
+    return 0.7 * decisive * outcome + 0.2 * material + MARCH * adv + left;
 }
 
 double bar_evaluate(const void *st, const mk_scenario *sc, int side)
