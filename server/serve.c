@@ -379,7 +379,8 @@ static bool ai_engine_known(const char *e)
 }
 
 /* Reads one seat's description: "human", or {"ai": ENGINE, "difficulty":
- * ..., "budget_ms": N, "iterations": N}. Returns NULL or an error answer. */
+ * ..., "budget_ms": N, "iterations": N, "rollout_k": K}. Returns NULL or an
+ * error answer. */
 static json_t *parse_seat(json_t *v, const char *side, sv_seat *seat)
 {
     snprintf(seat->side, sizeof seat->side, "%s", side);
@@ -409,8 +410,14 @@ static json_t *parse_seat(json_t *v, const char *side, sv_seat *seat)
         if (!strcmp(key, "iterations") && json_is_integer(x) && json_integer_value(x) > 0 &&
             json_integer_value(x) <= 200000)
             continue;
+        /* candidates per rollout step (mk_ai_args); each costs an
+         * evaluation, so fewer than the protocol's 1024 */
+        if (!strcmp(key, "rollout_k") && json_is_integer(x) && json_integer_value(x) > 0 &&
+            json_integer_value(x) <= 64)
+            continue;
         return err_json("bad_arg", "seats.%s.%.40s: unknown or out of range (difficulty: easy, "
-                        "normal or hard; budget_ms: 1-5000; iterations: 1-200000)", side, key);
+                        "normal or hard; budget_ms: 1-5000; iterations: 1-200000; rollout_k: 1-64)",
+                        side, key);
     }
     seat->kind = SEAT_AI;
     seat->ai = json_deep_copy(v);

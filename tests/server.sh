@@ -150,6 +150,10 @@ check "forced dice: error code" dice_refused "$(out .error.code)"
 check "wrong method" 405 "$(api GET "/api/games/$game/act" "" "$tok_b")"
 check "record hidden while the game is on" 403 "$(api GET "/api/games/$game/record" "" "$tok_b")"
 check "bad seat kind" 400 "$(api POST /api/games "{\"scenario\": \"htl/tutorial\", \"seats\": {\"american\": {\"ai\": \"oracle\"}}}")"
+for k in 0 65 '"3"' 2.5; do
+  check "seat rollout_k $k refused" 400 "$(api POST /api/games "{\"scenario\": \"htl/tutorial\", \"seats\": {\"american\": {\"ai\": \"mcts\", \"rollout_k\": $k}}}")"
+  check "seat rollout_k $k: the message names the range" true "$(out '.error.message | test("rollout_k: 1-64")')"
+done
 check "unknown scenario" 400 "$(api POST /api/games '{"scenario": "htl/atlantis"}')"
 check "refusals changed nothing" "$h0" "$(hash_now)"
 
@@ -216,6 +220,14 @@ for _ in $(seq 100); do
 done
 check "AI against AI: the game ends by itself" true "$(out .state.over)"
 check "an AI seat's token cannot act for it" 403 "$(api POST "/api/games/$game/act" '{"action": {"type": "end_turn"}}' "$tok_a")"
+new_game '{"american": "human", "british": {"ai": "mcts", "iterations": 30, "rollout_k": 2}}'
+check "a seat's rollout_k is kept" 2 "$(jq -r '.seats[1].ai.rollout_k' "$tmp/out")"
+for _ in $(seq 50); do
+  api GET "/api/games/$game/state" "" "$spec" >/dev/null
+  [ "$(out .seq)" -gt 0 ] && break
+  sleep 0.1
+done
+check "an mcts seat with rollout_k 2 moves" true "$([ "$(out .seq)" -gt 0 ] && echo true)"
 
 # --- crash test: SIGKILL mid-game, restart, same hash, play goes on ------------------
 new_game '{"american": "human", "british": "human"}' 11
