@@ -55,7 +55,8 @@ typedef struct study {
     int wins_a, wins_b, draws;
     char error[256];
     double t0, last_line;
-    int last_count;
+    int last_count;          /* games finished at the last line (or bar) drawn */
+    bool drawn;              /* a bar is on the terminal's line */
     bool tty, quiet;
     /* The ticker (its own thread, under lock): redraws the progress while
      * games are under way, since one game can take minutes (Monmouth at
@@ -107,6 +108,11 @@ static void progress(study *s, bool final, bool tick)
         fmt_time(eta, e2, sizeof e2);
     else
         snprintf(e2, sizeof e2, "?");
+    if (s->tty && final && s->drawn && s->last_count == s->finished) {
+        fputc('\n', stderr);   /* the bar shows the end already: not drawn again */
+        fflush(stderr);
+        return;
+    }
     if (s->tty) {
         int w = 30, fill = s->n ? s->finished * w / s->n : w;
         char bar[64];
@@ -117,6 +123,8 @@ static void progress(study *s, bool final, bool tick)
                 bar, s->finished, s->n, s->wins_a, s->wins_b, s->draws, e1, e2,
                 final ? "\n" : "");
         fflush(stderr);
+        s->drawn = !final;
+        s->last_count = s->finished;
         return;
     }
     int step = s->n >= 10 ? s->n / 10 : 1;
@@ -145,6 +153,7 @@ static void *ticker(void *p)
              * take minutes to finish, and nothing else would show that
              * the key was heard. */
             s->said_stopping = true;
+            s->drawn = false;
             fprintf(stderr, "%smusket sim: stopping after the games in progress "
                             "(Ctrl-C again ends at once)\n", s->tty ? "\n" : "");
         }

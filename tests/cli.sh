@@ -138,6 +138,11 @@ if command -v script >/dev/null; then
   contains "$tmp/tty.out" "0/1 games  A 0  B 0  draws 0  2s elapsed  ETA ?" "sim bar redrawn while a game runs"
   contains "$tmp/tty.out" "musket sim: stopping after the games in progress (Ctrl-C again ends at once)" \
     "sim Ctrl-C heard during a long game"
+  # The finished bar is drawn once, then the line ends.
+  script -qfec "'$musket' sim htl/tutorial -n 4 --a random --b random" /dev/null >"$tmp/tty2.out" 2>&1
+  full=$(grep -o "4/4 games" "$tmp/tty2.out" | wc -l)
+  if [ "$full" -eq 1 ] && grep -q "4/4 games.*ETA 0s" "$tmp/tty2.out"; then ok; else
+    bad "sim on a terminal: the finished bar drawn $full times"; fi
 fi
 start_study killed
 kill -KILL "$sim_pid"
