@@ -87,7 +87,8 @@
  * rollouts (Monmouth's 2 actions) keep the 3 they were studied with. */
 #define ROLLOUT_K 10
 #define ROLLOUT_K_FIXED 3
-#define PRIOR_N 8.0            /* a root child's one-ply value counts as at least this many visits */
+#define PRIOR_N 8.0            /* a root child's one-ply value counts as at least this many
+                                * visits */
 #define PRIOR_SQRT 1.0         /* ... and as PRIOR_SQRT * sqrt(root visits) once that is more */
 #define NODES_PER_MS 400       /* pool size for a time budget */
 #define POOL_MAX (1 << 22)
@@ -322,7 +323,8 @@ static bool iterate(search *s)
     double explore = s->cfg->exploration;
 
     memcpy(w, ri->st, rs->state_size);
-    mk_rng_seed(&mk_state_head(w)->rng, ((uint64_t)mk_rng_next(&s->rng) << 32) | mk_rng_next(&s->rng));
+    uint64_t hi = mk_rng_next(&s->rng);
+    mk_rng_seed(&mk_state_head(w)->rng, (hi << 32) | mk_rng_next(&s->rng));
     path[depth++] = 0;
 
     int td = s->cfg->tree_depth >= 0 ? s->cfg->tree_depth : rs->ai_tree_depth;
