@@ -177,8 +177,26 @@ static void test_exit_costs(void)
         }
         printf("bar/2: a British unit %d sixths of a half MP from the exit moved to it: %+.4f for the British "
                "at the first turn, %+.4f at the last but one\n", x->exit_cost[s->pc[unit].hex], gain[0], gain[1]);
-        CHECK(gain[1] > 0.003);
-        CHECK(gain[1] > gain[0] + 0.003);
+        CHECK(gain[1] > 0.002);
+        CHECK(gain[1] > gain[0] + 0.002);
+        /* the evaluate hook's range at the extremes: the British beaten
+         * with every unit left on the map late, and the Americans beaten
+         * with every British unit gone */
+        memcpy(t, s, rs->state_size);
+        t->loss[BAR_BRITISH] = 60;
+        double hi = rs->evaluate(t, sc, BAR_AMERICAN);
+        memcpy(t, s, rs->state_size);
+        t->loss[BAR_AMERICAN] = 60;
+        for (int i = 0; i < t->npieces; i++)
+            if (x->p[i].side == BAR_BRITISH && !bar_is_leader(&x->p[i]) && t->pc[i].hex != MK_NO_HEX) {
+                t->pc[i].hex = MK_NO_HEX;
+                t->pc[i].more |= BM_EXITED;
+            }
+        double lo = rs->evaluate(t, sc, BAR_AMERICAN);
+        printf("bar/2 at the last turn but one: %.4f with the British beaten, %.4f with the Americans\n", hi, lo);
+        CHECK(hi <= 1 && hi > 0.5);
+        CHECK(lo >= -1 && lo < -0.5);
+        CHECK(fabs(rs->evaluate(t, sc, BAR_BRITISH) + lo) < 1e-12);
     }
     free(s);
     free(t);

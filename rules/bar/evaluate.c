@@ -506,8 +506,13 @@ static double american_value(const bar_state *s, const mk_scenario *sc)
     for (int side = 0; side < 2; side++)
         if (units[side])
             adv += (side == BAR_AMERICAN ? 1 : -1) * (1 - march[side] / units[side] / span);
-    double left = exits && units[BAR_BRITISH] ? EXIT_WEIGHT * on_map_br / units[BAR_BRITISH] : 0;
-    return 0.7 * decisive * outcome + 0.2 * material + MARCH * adv + left;
+    /* 7.2d B: the British units expected to be gone (0 until the exit
+     * nears), against the Americans; then back to [-1, 1] (the evaluate
+     * hook's range) by the weights' sum, and clamped, since the march's
+     * share can pass 1 a little (a unit beyond the far rally hex) */
+    double left = exits && units[BAR_BRITISH] ? EXIT_WEIGHT * (on_map_br / units[BAR_BRITISH] - 1) : 0;
+    double val = (0.7 * decisive * outcome + 0.2 * material + MARCH * adv + left) / (exits ? 1 + EXIT_WEIGHT : 1);
+    return val > 1 ? 1 : val < -1 ? -1 : val;
 }
 
 double bar_evaluate(const void *st, const mk_scenario *sc, int side)
