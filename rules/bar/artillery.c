@@ -165,7 +165,7 @@ bool bar_battery_may(const bar_state *s, const mk_scenario *sc, int j)
         (p->status & BS_ROUTED) || (p->flags & (BF_FIRED | BF_ACTED | BF_ELIM)) || (p->more2 & BM2_BATTERY) ||
         pi->fire_row < 0 || mk_hex_distance(&sc->map.grid, p->hex, s->pc[l].hex) > 1)
         return false;
-    if (pi->org >= 0 && pi->org < 64 && ((s->acted[pi->side] >> pi->org) & 1))
+    if (bar_org_acted(s, pi->side, pi->org))
         return false;   /* its Command has been activated this turn */
     int k = l == x->pc_art[0] ? 0 : l == x->pc_art[1] ? 1 : 2;
     return leader_covers(x, k, j) && !bar_piece_active(s, sc, j) && bar_rgt_may_fire(s, sc, j);
@@ -203,7 +203,7 @@ static bool may_attach(const bar_state *s, const mk_scenario *sc, int l, int j)
         (p->flags & (BF_ACTED | BF_ELIM | BF_FIRED)) || (p->more2 & BM2_BATTERY) || (p->status & BS_ROUTED) ||
         mk_hex_distance(&sc->map.grid, p->hex, s->pc[l].hex) > 5)
         return false;
-    if (pi->org >= 0 && pi->org < 64 && ((s->acted[pi->side] >> pi->org) & 1))
+    if (bar_org_acted(s, pi->side, pi->org))
         return false;
     return !bar_piece_active(s, sc, j);
 }

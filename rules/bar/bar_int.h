@@ -411,6 +411,11 @@ static inline void bar_want_range(const bar_state *s, const mk_action *want, int
 void bar_occ_build(bar_occ *o, const bar_state *s, const mk_scenario *sc);
 static inline bool bar_is_leader(const bar_pinfo *p) { return p->kind == BK_LEADER; }
 static inline bool bar_alive(const bar_state *s, int i) { return !(s->pc[i].flags & BF_ELIM); }
+/* Command org (oob index, -1 none) of side has been activated this turn. */
+static inline bool bar_org_acted(const bar_state *s, int side, int org)
+{
+    return org >= 0 && org < 64 && (s->acted[side] >> org & 1);
+}
 int bar_other(int side);
 const char *bar_pid(const mk_scenario *sc, int i);
 /* A combat unit, on the map, of side (or any side if -1), not routed if formed. */
@@ -507,6 +512,12 @@ int bar_legal_move(const bar_state *s, const mk_scenario *sc, const mk_action *w
 int bar_apply_move(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_events *ev,
                    mk_error *err);
 int bar_move_cost(const bar_state *s, const mk_scenario *sc, int i, mk_hex to, int *road_run);
+/* 5.2, 5.3 (the Terrain Effects Chart): half MPs for a unit of move class
+ * cls to step off the road from hex `from` into its neighbour `to` across
+ * hexside bits `side` (slopes up only, a bridged creek free, hedgerows
+ * free to Skirmish), BAR_COST_ALL or BAR_COST_PROHIBITED; lakes and roads
+ * are the caller's (bar_move_cost, evaluate.c's exit costs). */
+int bar_terrain_step(const bar_ext *x, int cls, bool skirmish, mk_hex from, mk_hex to, unsigned side);
 int bar_stack_limit(const bar_state *s, const mk_scenario *sc, mk_hex h, int extra, int extra_form);
 /* The option bar.deploy (Monmouth 7.xb-c): the deploying side's deploy
  * actions (want: one piece's only, as bar_legal_move) after out[0..n-1],

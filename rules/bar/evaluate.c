@@ -90,29 +90,6 @@ static void fire_means(bar_ext *x)
     }
 }
 
-/* The dearer of a step from hex a into its neighbour b off the road, in
- * half MPs, for a column of foot (5.2, 5.3: the Terrain Effects Chart;
- * slopes up only; a creek bridged is free), -1 where it is prohibited;
- * "all its MPs" read as 8 half MPs (an estimate: such a hex takes a
- * turn). */
-static int step_cost(const bar_ext *x, mk_hex a, mk_hex b)
-{
-    if (x->map.terrain[b] == BAR_T_LAKE)
-        return -1;
-    int cost = x->ch.hex[x->map.terrain[b]].cost[BAR_MV_COLUMN];
-    unsigned side = bar_hexside(&x->map, a, b);
-    bool uphill = x->map.elevation[b] > x->map.elevation[a];
-    for (int k = 0; k < BAR_HS_NTERRAIN && cost != BAR_COST_PROHIBITED; k++) {
-        unsigned bit = 1u << k;
-        if (!(side & bit) || (bit == BAR_HS_CREEK && (side & BAR_HS_BRIDGE)) ||
-            ((bit == BAR_HS_REGULAR_SLOPE || bit == BAR_HS_GENTLE_SLOPE) && !uphill))
-            continue;
-        int c = x->ch.side[k].cost[BAR_MV_COLUMN];
-        cost = c == BAR_COST_PROHIBITED ? c : cost == BAR_COST_ALL || c == BAR_COST_ALL ? BAR_COST_ALL : cost + c;
-    }
-    return cost == BAR_COST_PROHIBITED ? -1 : cost == BAR_COST_ALL ? 8 : cost;
-}
-
 /* exit_cost (bar_int.h): the cheapest way from each hex to the British
  * exit edge (Dijkstra's, from the exit hexes outward over the reversed
  * steps). Roads at 5.2g's day rates: 3 major road hexes, or 2 minor, a
@@ -162,7 +139,15 @@ static void exit_costs(bar_ext *x, const mk_grid *g)
             if (w == MK_NO_HEX)
                 continue;
             int road = bar_road(&x->map, w, u);
-            int step = road == BAR_ROAD_MAJOR ? 2 : road == BAR_ROAD_MINOR ? 3 : 6 * step_cost(x, w, u);
+            /* off the road, a column of foot's cost (5.2, 5.3; "all its
+             * MPs" read as 8 half MPs, a turn: an estimate) */
+            int c = x->map.terrain[u] == BAR_T_LAKE
+                        ? BAR_COST_PROHIBITED
+                        : bar_terrain_step(x, BAR_MV_COLUMN, false, w, u, bar_hexside(&x->map, w, u));
+            int step = road == BAR_ROAD_MAJOR ? 2
+                       : road == BAR_ROAD_MINOR ? 3
+                       : c == BAR_COST_PROHIBITED ? -1
+                       : 6 * (c == BAR_COST_ALL ? 8 : c);
             if (step < 0 || cu + (uint32_t)step >= BAR_NO_EXIT || cu + (uint32_t)step >= x->exit_cost[w] || n == cap)
                 continue;
             x->exit_cost[w] = (uint16_t)(cu + (uint32_t)step);
@@ -332,8 +317,7 @@ static double stays(const bar_state *s, const mk_scenario *sc, int i, double tur
         bool night = s->turn >= x->first_night;
         int kinds = p->road >> 2 & 3, free = bar_road_hexes_per_half_mp(kinds, night) - (p->road & 3);
         now = w * 6 * p->mp + (free > 0 ? free * (night ? 6 : kinds == BAR_ROAD_MAJOR ? 2 : 3) : 0);
-    } else if (!(p->flags & BF_ACTED) &&
-               !(x->p[i].org >= 0 && x->p[i].org < 64 && (s->acted[BAR_BRITISH] >> x->p[i].org & 1))) {
+    } else if (!(p->flags & BF_ACTED) && !bar_org_acted(s, BAR_BRITISH, x->p[i].org)) {
         now = w * EXIT_RELY * per;   /* its Command not yet activated this turn */
     }
     int cost = x->exit_cost[p->hex] +

@@ -174,7 +174,12 @@ static int cost_from(const bar_state *s, const mk_scenario *sc, int i, mk_hex fr
     }
     if (bar_is_leader(&x->p[i]))
         return 1;
-    int cls = bar_move_class_now(s, sc, i);   /* 4.1b E, 7.4a C */
+    return bar_terrain_step(x, bar_move_class_now(s, sc, i) /* 4.1b E, 7.4a C */, p->form == BAR_FM_SKIRMISH,
+                            from, to, side);
+}
+
+int bar_terrain_step(const bar_ext *x, int cls, bool skirmish, mk_hex from, mk_hex to, unsigned side)
+{
     int cost = x->ch.hex[x->map.terrain[to]].cost[cls];
     bool uphill = x->map.elevation[to] > x->map.elevation[from];
     for (int b = 0; b < BAR_HS_NTERRAIN; b++) {
@@ -184,7 +189,7 @@ static int cost_from(const bar_state *s, const mk_scenario *sc, int i, mk_hex fr
             continue;   /* 5.3a: the bridge crosses the creek */
         if (((1u << b) == BAR_HS_REGULAR_SLOPE || (1u << b) == BAR_HS_GENTLE_SLOPE) && !uphill)
             continue;   /* slopes cost going up */
-        if ((1u << b) == BAR_HS_HEDGEROW && p->form == BAR_FM_SKIRMISH)
+        if ((1u << b) == BAR_HS_HEDGEROW && skirmish)
             continue;   /* 5.3c: non-Skirmish units */
         int c = x->ch.side[b].cost[cls];
         if (c == BAR_COST_PROHIBITED || cost == BAR_COST_PROHIBITED)
