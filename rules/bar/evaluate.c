@@ -295,12 +295,14 @@ static void fire_threats(const bar_state *s, const bar_ext *x, slot *sl, int nsl
  * first), counting the MPs it has left now, a turn not yet activated,
  * each turn to come (weights: docs/ai.md "Monmouth's exit"). */
 #define EXIT_FORM 12      /* sixths of a half MP: the change to Road Column (an estimate) */
-#define EXIT_RELY 0.6     /* the share of turns a Command is activated in (the End Turn
-                           * marker may end one first) */
+#define EXIT_RELY 0.35    /* the turns of marching a turn to come is worth: a Command is
+                           * not activated in every turn (the End Turn marker), and a
+                           * column moves no faster than the unit at its head, which
+                           * may be holding the road (measured, docs/ai.md) */
 #define EXIT_NIGHT 0.33   /* a Night turn's march (5.2g: a half MP a road hex, not a third) */
 #define EXIT_SPREAD 0.8   /* turns of slack: the chance falls by e each */
 #define EXIT_WEIGHT 0.3   /* every British unit gone by the end against every one left */
-#define EXIT_TURNS 11     /* turns before the last: the British turn for the exit (over 3 turns) */
+#define EXIT_TURNS 20     /* turns before the last: the British turn for the exit (over 3 turns) */
 static double stays(const bar_state *s, const mk_scenario *sc, int i, double turns_after)
 {
     const bar_ext *x = bar_x(sc);
