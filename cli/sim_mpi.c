@@ -13,6 +13,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "sim_mpi.h"
 
+#include <errno.h>
 #include <mpi.h>
 #include <pthread.h>
 #include <stdbool.h>
@@ -27,6 +28,7 @@ enum { TAG_REQUEST = 1, TAG_RESULT, TAG_FAIL, TAG_BEAT, TAG_BYE, TAG_ASSIGN };
 #define MAX_ASK 64          /* players per rank at most (sim's --threads limit) */
 #define BEAT_S 1.0          /* a worker speaks at least this often */
 #define MSG_LEN 256
+#define LINGER_S 10         /* a worker's wait for mpirun's SIGKILL after its SIGTERM */
 
 static int my_rank, nranks;
 static volatile sig_atomic_t terminated;
@@ -35,6 +37,21 @@ static void on_sigterm(int sig)
 {
     (void)sig;
     terminated = 1;
+}
+
+/* SIGTERM comes from mpirun ending the job (Ctrl-C on it, a rank that
+ * died), to every rank at once, and SIGKILL a few seconds later. Every rank
+ * catches it: Open MPI 4.1's mpirun, once a process of the job dies of a
+ * signal, kills the rest at once and exits without reading what they wrote
+ * last, so a worker dying of the SIGTERM could take rank 0's report with it
+ * (an empty report in CI's mpi_sim 3c; tests/mpi_sim.sh 3e checks this). */
+static void catch_sigterm(struct sigaction *old)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigterm;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGTERM, &sa, old);
 }
 
 static double now_s(void)
@@ -103,7 +120,8 @@ int mk_sim_mpi_agree(int rc, int *rc0)
 /* ---- the players of one rank ---- */
 
 typedef struct node {
-    const mk_sim_mpi_hooks *h;
+    const mk_sim_mpi_hooks *h;  /* &hooks */
+    mk_sim_mpi_hooks hooks;     /* a copy: the caller's may be gone while players finish a game */
     pthread_mutex_t lock;
     pthread_cond_t cond;
     bool root;
@@ -218,11 +236,8 @@ static int coordinate(node *nd)
         free(played);
         return MK_SIM_MPI_LOST;
     }
-    struct sigaction sa, old;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_sigterm;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGTERM, &sa, &old);
+    struct sigaction old;
+    catch_sigterm(&old);
 
     int started = start_players(nd, tid);
     double t0 = now_s();
@@ -361,12 +376,18 @@ static int work(node *nd)
         free(sending);
         return MK_SIM_MPI_LOST;
     }
+    struct sigaction old;
+    catch_sigterm(&old);
     int started = start_players(nd, tid);
     int asked = 0, e = MPI_SUCCESS, how = MK_SIM_MPI_DONE;
     double last_send = now_s(), asked_at = last_send;
     long backoff = 0;
     const char *what = "";
     for (;;) {
+        if (terminated) {
+            how = MK_SIM_MPI_TERMINATED;
+            break;
+        }
         pthread_mutex_lock(&nd->lock);
         if (*h->interrupted && !nd->no_more) {
             nd->no_more = true;
@@ -460,9 +481,11 @@ static int work(node *nd)
         fprintf(stderr, "musket sim: %s\n", msg);
         how = MK_SIM_MPI_LOST;
     }
-    if (how == MK_SIM_MPI_DONE)
+    if (how == MK_SIM_MPI_DONE) {
         for (int t = 0; t < started; t++)
             pthread_join(tid[t], NULL);
+        sigaction(SIGTERM, &old, NULL);
+    }
     free(sending);
     /* nd->outbox stays while players may still run (LOST ends the job). */
     if (how == MK_SIM_MPI_DONE) {
@@ -476,7 +499,8 @@ int mk_sim_mpi_run(const mk_sim_mpi_hooks *h)
 {
     static node nd;   /* outlives a LOST or TERMINATED end, when players still run */
     memset(&nd, 0, sizeof nd);
-    nd.h = h;
+    nd.hooks = *h;
+    nd.h = &nd.hooks;
     nd.root = my_rank == 0;
     pthread_mutex_init(&nd.lock, NULL);
     pthread_cond_init(&nd.cond, NULL);
@@ -489,6 +513,15 @@ int mk_sim_mpi_end(int how, int rc)
 {
     fflush(stdout);
     fflush(stderr);
+    if (how == MK_SIM_MPI_TERMINATED && my_rank != 0) {
+        /* Outlive rank 0 (see catch_sigterm): mpirun's SIGKILL ends this
+         * wait, or rank 0's exit does; LINGER_S only bounds a SIGTERM sent
+         * to this rank alone (rank 0 then hears nothing from it and ends
+         * the study after --rank-timeout). */
+        struct timespec ts = {LINGER_S, 0};
+        while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+            ;
+    }
     if (how == MK_SIM_MPI_TERMINATED)
         _exit(rc ? rc : 1);
     if (how == MK_SIM_MPI_LOST) {
