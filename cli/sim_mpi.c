@@ -515,9 +515,10 @@ int mk_sim_mpi_end(int how, int rc)
     fflush(stderr);
     if (how == MK_SIM_MPI_TERMINATED && my_rank != 0) {
         /* Outlive rank 0 (see catch_sigterm): mpirun's SIGKILL ends this
-         * wait, or rank 0's exit does; LINGER_S only bounds a SIGTERM sent
-         * to this rank alone (rank 0 then hears nothing from it and ends
-         * the study after --rank-timeout). */
+         * wait, or rank 0's exit does. LINGER_S only bounds a SIGTERM sent
+         * to this rank alone: its exit then makes mpirun end the job as for
+         * a rank that died, unless a shorter --rank-timeout has made rank 0
+         * end the study first. */
         struct timespec ts = {LINGER_S, 0};
         while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
             ;

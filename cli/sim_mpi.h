@@ -23,8 +23,9 @@
 /* How a distributed study ended. */
 enum {
     MK_SIM_MPI_DONE,        /* every rank finished (all games, or stopped by Ctrl-C / a failure) */
-    MK_SIM_MPI_TERMINATED,  /* rank 0 got SIGTERM (mpirun ends the job: Ctrl-C on mpirun, or a
-                             * rank died): report now, then mk_sim_mpi_end */
+    MK_SIM_MPI_TERMINATED,  /* this rank got SIGTERM (mpirun ends the job: Ctrl-C on mpirun, or
+                             * a rank died): rank 0 reports now; every rank then calls
+                             * mk_sim_mpi_end */
     MK_SIM_MPI_LOST         /* a rank stopped answering (--rank-timeout) or MPI failed: report
                              * now, then mk_sim_mpi_end aborts the job */
 };
