@@ -120,8 +120,7 @@ int mk_sim_mpi_agree(int rc, int *rc0)
 /* ---- the players of one rank ---- */
 
 typedef struct node {
-    const mk_sim_mpi_hooks *h;  /* &hooks */
-    mk_sim_mpi_hooks hooks;     /* a copy: the caller's may be gone while players finish a game */
+    mk_sim_mpi_hooks h;     /* a copy: the caller's may be gone while players finish a game */
     pthread_mutex_t lock;
     pthread_cond_t cond;
     bool root;
@@ -143,7 +142,7 @@ typedef struct node {
 /* Rank 0: the next game to play anywhere, or -1. Under the lock. */
 static int take(node *nd)
 {
-    if (nd->stopping || *nd->h->interrupted || nd->next >= nd->h->n)
+    if (nd->stopping || *nd->h.interrupted || nd->next >= nd->h.n)
         return -1;
     return nd->next++;
 }
@@ -151,7 +150,7 @@ static int take(node *nd)
 static void *player(void *p)
 {
     node *nd = p;
-    const mk_sim_mpi_hooks *h = nd->h;
+    const mk_sim_mpi_hooks *h = &nd->h;
     for (;;) {
         pthread_mutex_lock(&nd->lock);
         int g = -1;
@@ -209,12 +208,12 @@ static void *player(void *p)
 static int start_players(node *nd, pthread_t *tid)
 {
     int started = 0;
-    nd->idle = nd->h->players;
-    for (int t = 0; t < nd->h->players; t++)
+    nd->idle = nd->h.players;
+    for (int t = 0; t < nd->h.players; t++)
         if (pthread_create(&tid[started], NULL, player, nd) == 0)
             started++;
     pthread_mutex_lock(&nd->lock);
-    nd->idle -= nd->h->players - started;   /* only the threads that did start */
+    nd->idle -= nd->h.players - started;   /* only the threads that did start */
     pthread_mutex_unlock(&nd->lock);
     return started;
 }
@@ -223,7 +222,7 @@ static int start_players(node *nd, pthread_t *tid)
 
 static int coordinate(node *nd)
 {
-    const mk_sim_mpi_hooks *h = nd->h;
+    const mk_sim_mpi_hooks *h = &nd->h;
     char msg[MSG_LEN + 64];
     double *heard = calloc((size_t)nranks, sizeof *heard);
     bool *bye = calloc((size_t)nranks, sizeof *bye);
@@ -366,7 +365,7 @@ static int coordinate(node *nd)
 
 static int work(node *nd)
 {
-    const mk_sim_mpi_hooks *h = nd->h;
+    const mk_sim_mpi_hooks *h = &nd->h;
     char msg[MSG_LEN + 64];
     pthread_t tid[MAX_ASK];
     mk_match_game *sending = malloc(sizeof *sending * (size_t)h->players);
@@ -499,8 +498,7 @@ int mk_sim_mpi_run(const mk_sim_mpi_hooks *h)
 {
     static node nd;   /* outlives a LOST or TERMINATED end, when players still run */
     memset(&nd, 0, sizeof nd);
-    nd.hooks = *h;
-    nd.h = &nd.hooks;
+    nd.h = *h;
     nd.root = my_rank == 0;
     pthread_mutex_init(&nd.lock, NULL);
     pthread_cond_init(&nd.cond, NULL);
