@@ -91,6 +91,11 @@
                                 * visits */
 #define PRIOR_SQRT 1.0         /* ... and as PRIOR_SQRT * sqrt(root visits) once that is more */
 #define NODES_PER_MS 400       /* pool size for a time budget */
+#define STOP_SHARE 0.99        /* a timed search stops at this share of its budget: the
+                                * iteration that crosses the deadline and the choice after
+                                * it must still fit (hard: <= 1 s a move), also when a busy
+                                * machine delays the thread (at 0.995 a hard move once took
+                                * 1.001 s: docs/ai.md) */
 #define POOL_MAX (1 << 22)
 
 /* A node of the tree. Invariant: a node's children all have distinct
@@ -734,11 +739,7 @@ int mk_ai_mcts(const mk_ruleset *rs, const mk_scenario *sc, const void *st,
             .cfg = cfg,
             .seed = mk_ai_mix(cfg->seed + 0x1000193ull * (uint64_t)(t + 1)),
             .max_iterations = max_iterations,
-            /* Stop 1% early: the iteration that crosses the deadline and
-             * the choice after it must still fit the budget (hard: <= 1 s
-             * a move), also when a busy machine delays the thread (at
-             * 0.5% early a hard move once took 1.001 s: docs/ai.md). */
-            .deadline = t0 + cfg->budget_ms * 0.99 / 1000.0,
+            .deadline = t0 + cfg->budget_ms * STOP_SHARE / 1000.0,
             .cap = total ? (int)(max_iterations + 2 > cap ? cap : max_iterations + 2) : (int)cap,
             .pool = s->pool,
             .pool_cap = s->pool_cap,
