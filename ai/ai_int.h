@@ -42,7 +42,8 @@ static inline int mk_ai_stride(mk_rng *r, int n)
  * is sampled once). Decisions that then fall to the other side in the
  * middle of the action are answered by that side's best one-ply reply, so
  * a fire whose hit waits on the defender's choice is still counted.
- * work is a buffer of rs->state_size bytes, acts/n the legal actions.
+ * work is a buffer of rs->state_size bytes, acts/n the legal actions as
+ * rs->legal(st) listed them (they are applied by mk_apply_listed).
  * Writes values[i] (-2 for an action that apply refused) and returns the
  * number of apply calls made. Allocates nothing. */
 long mk_ai_one_ply(const mk_ruleset *rs, const mk_scenario *sc, const void *st, int mover,

@@ -31,7 +31,7 @@ static long answer_replies(const mk_ruleset *rs, const mk_scenario *sc, void *wo
                 memcpy(tmp, work, rs->state_size);
                 mk_events_init(&sink, NULL, 0);
                 applies++;
-                if (rs->apply(tmp, sc, &acts[i], &sink, &err) != 0)
+                if (mk_apply_listed(rs, tmp, sc, &acts[i], &sink, &err) != 0)
                     continue;
                 double v = mk_ai_value0(rs, sc, tmp);
                 if (mover)
@@ -44,7 +44,7 @@ static long answer_replies(const mk_ruleset *rs, const mk_scenario *sc, void *wo
         }
         mk_events_init(&sink, NULL, 0);
         applies++;
-        if (rs->apply(work, sc, &acts[best], &sink, &err) != 0)
+        if (mk_apply_listed(rs, work, sc, &acts[best], &sink, &err) != 0)
             break;
     }
     return applies;
@@ -72,7 +72,7 @@ long mk_ai_one_ply(const mk_ruleset *rs, const mk_scenario *sc, const void *st, 
             mk_rng_seed(&h->rng, mk_ai_mix(seed ^ (0x5851f42d4c957f2dull * (uint64_t)(k + 1))));
             mk_events_init(&sink, NULL, 0);
             applies++;
-            if (rs->apply(work, sc, &acts[i], &sink, &err) != 0)
+            if (mk_apply_listed(rs, work, sc, &acts[i], &sink, &err) != 0)
                 break;
             bool rolled = h->rng.rolls != 0;
             applies += answer_replies(rs, sc, work, mover, active, tmp);

@@ -262,12 +262,15 @@ static double ucb_root(const node *c, double explore, double pw, double shift)
     return (c->sum + pw * (c->prior + shift)) / n + explore * sqrt(log(avail) / n);
 }
 
+/* a must be one of rs->legal(st)'s actions as listed (mk_apply_listed):
+ * every caller here takes it from a list made for this state, or from the
+ * root's, which differs from this state only in its dice. */
 static int apply_quiet(const mk_ruleset *rs, const mk_scenario *sc, void *st, const mk_action *a)
 {
     mk_events sink;
     mk_error err;
     mk_events_init(&sink, NULL, 0);
-    return rs->apply(st, sc, a, &sink, &err);
+    return mk_apply_listed(rs, st, sc, a, &sink, &err);
 }
 
 /* A guided choice: of up to k of acts[0..n-1] (those with tried[i] != gen
@@ -383,6 +386,7 @@ static bool iterate(search *s)
         set_fill(s, s->acts, n);
         unsigned legal_children = 0;
         double best = -1e18;
+        int listed = -1;   /* the chosen child's action as this state lists it */
         for (int c = nd->first; c >= 0; c = s->pool[c].next) {
             node *ch = &s->pool[c];
             int idx = set_find(s, s->acts, &ch->act);
@@ -395,6 +399,7 @@ static bool iterate(search *s)
             if (u > best) {
                 best = u;
                 chosen = c;
+                listed = idx;
             }
         }
         if (legal_children < (unsigned)n && legal_children < widen(nd->visits)) {
@@ -416,7 +421,9 @@ static bool iterate(search *s)
         if (chosen < 0)
             break;
         last_ours = rs->active(w) == ri->active;
-        if (apply_quiet(rs, sc, w, &s->pool[chosen].act) != 0)
+        /* Not the node's own action: it was listed in another iteration's
+         * state, where its cost may have been another. */
+        if (apply_quiet(rs, sc, w, &s->acts[listed]) != 0)
             return true;
         path[depth++] = chosen;
         cur = chosen;

@@ -102,6 +102,14 @@ typedef struct mk_ruleset {
      * "illegal_action" and the rule that forbids it). On -1 the state may be
      * part-changed: the caller keeps a copy and restores it. */
     int (*apply)(void *st, const mk_scenario *sc, const mk_action *a, mk_events *ev, mk_error *err);
+    /* Optional (NULL: apply). The same as apply for an action that is one
+     * of legal(st)'s as listed, cost included, without checking it: the
+     * computer players' path (their searches apply only listed actions),
+     * where apply's check (finding the action among the legal ones) can
+     * cost more than the action. Anything else is undefined; a debug build
+     * checks and stops. Call it through mk_apply_listed. */
+    int (*apply_listed)(void *st, const mk_scenario *sc, const mk_action *a, mk_events *ev,
+                        mk_error *err);
     int (*to_move)(const void *st);   /* side index that decides now */
     int (*active)(const void *st);    /* side index whose turn it is */
     bool (*over)(const void *st);
@@ -141,6 +149,15 @@ typedef struct mk_ruleset {
 
 static inline mk_head *mk_state_head(void *st) { return (mk_head *)st; }
 static inline const mk_head *mk_state_head_c(const void *st) { return (const mk_head *)st; }
+
+/* rs->apply_listed where the ruleset has it, else rs->apply: a must be
+ * one of rs->legal(st)'s actions as listed (not one kept from another
+ * state, whose cost may differ). */
+static inline int mk_apply_listed(const mk_ruleset *rs, void *st, const mk_scenario *sc,
+                                  const mk_action *a, mk_events *ev, mk_error *err)
+{
+    return rs->apply_listed ? rs->apply_listed(st, sc, a, ev, err) : rs->apply(st, sc, a, ev, err);
+}
 
 /* Two actions are the same choice (cost is not compared). */
 bool mk_action_equal(const mk_action *a, const mk_action *b);

@@ -3,9 +3,10 @@
  * action (hm_state_ok: stacking of two units of different classes within
  * the terrain limit, 1 <= MP <= starting MP, CAP >= 0, at most two
  * activations, VP equal to the enemy's eliminations); legal() never lists
- * an action apply() refuses; every listed action survives a JSON round trip
- * (action_json -> action_parse); memcpy clones hash equal; every game
- * replays from its seed and actions to its own final hash.
+ * an action apply() refuses, and apply_listed() (no check) leaves the same
+ * state as apply() for each listed action; every listed action survives a
+ * JSON round trip (action_json -> action_parse); memcpy clones hash equal;
+ * every game replays from its seed and actions to its own final hash.
  *
  * MUSKET_SOAK_GAMES=N plays N games per scenario (and N/5 + 1 with each
  * optional rule on, and with all of them: MUSKET_SOAK_OPTION_GAMES=M sets
@@ -115,7 +116,7 @@ static void play(const mk_scenario *sc, uint64_t seed, uint64_t options, bool fu
  * hm_stack_view_ok is hm_can_stack for every piece and hex; a unit's own
  * list (hm_legal_moves/hm_legal_combat with only = u, what apply looks in
  * first) is exactly the whole list's actions of that unit, in order. */
-static long view_checks, only_checks;
+static long view_checks, only_checks, listed_checks;
 static void check_shortcuts(const hm_state *s, const mk_scenario *sc, uint64_t seed)
 {
     static mk_action all[MK_MAX_ACTIONS], own[MK_MAX_ACTIONS];
@@ -171,7 +172,7 @@ static void play(const mk_scenario *sc, uint64_t seed, uint64_t options, bool fu
 {
     static mk_action acts[MK_MAX_ACTIONS];
     static mk_event evs[512];
-    hm_state *s = calloc(1, sizeof *s), *c = calloc(1, sizeof *c);
+    hm_state *s = calloc(1, sizeof *s), *c = calloc(1, sizeof *c), *d = calloc(1, sizeof *d);
     mk_error err = {0};
     nplayed = 0;
     if (rs->init(s, sc, options, seed, NULL, &err)) {
@@ -193,7 +194,16 @@ static void play(const mk_scenario *sc, uint64_t seed, uint64_t options, bool fu
         for (int k = 0; k < tries; k++) {
             int i = full ? k : (int)rnd((uint32_t)n);
             memcpy(c, s, sizeof *s);
-            if (rs->apply(c, sc, &acts[i], NULL, &err)) {
+            memcpy(d, s, sizeof *s);
+            int rc = rs->apply(c, sc, &acts[i], NULL, &err);
+            /* The computer players' path, which skips the check: the same
+             * state (dice included) and the same answer. */
+            int rl = rs->apply_listed(d, sc, &acts[i], NULL, &err);
+            listed_checks++;
+            if ((rc != rl || rs->hash(c, sc) != rs->hash(d, sc)) && failures++ < 10)
+                fprintf(stderr, "seed %llu: apply_listed differs from apply (%d, %d)\n",
+                        (unsigned long long)seed, rc, rl);
+            if (rc) {
                 json_t *j = rs->action_json(s, sc, &acts[i]);
                 char *t = json_dumps(j, 0);
                 if (failures++ < 10)
@@ -261,6 +271,7 @@ static void play(const mk_scenario *sc, uint64_t seed, uint64_t options, bool fu
     games++;
     free(s);
     free(c);
+    free(d);
 }
 
 int main(void)
@@ -317,7 +328,8 @@ int main(void)
             seen_overstack_end, seen_r1_def_retreat, seen_def_reroll);
     fprintf(stderr, "hm random: stack views checked %ld hexes, own lists %ld\n", view_checks,
             only_checks);
-    CHECK(view_checks > 100000 && only_checks > 1000);
+    fprintf(stderr, "hm random: apply_listed against apply on %ld actions\n", listed_checks);
+    CHECK(view_checks > 100000 && only_checks > 1000 && listed_checks > 50000);
     CHECK(seen_facing > 0 && seen_flank > 0); /* the hm.facing games reach both */
     CHECK(seen_overstack_end > 0 && seen_def_reroll > 0);
     return check_done("test_hm_random");
