@@ -39,12 +39,14 @@ async function adapter(page, errors, viewport) {
     goto: (url) => page.goto(url),
     // A redraw (a live update) may replace the element between finding and
     // clicking it; a person clicks again, and so does this, a few times.
-    // Firefox says so as "detached" or, when the node went before its box
-    // was measured, "not clickable" (seen once in CI under ASan).
+    // Firefox says so as "detached"; when the node went before its box
+    // was measured, "not clickable" (seen once in CI under ASan); and when
+    // it went before puppeteer's viewport check, "IntersectionObserver.observe:
+    // Argument 1 is not an object" (seen once under ASan, 6 December).
     click: async (sel) => {
       for (let k = 0; ; k++) {
         try { await visible(sel); await page.click(sel); return; } catch (e) {
-          if (k >= 3 || !/detached|not clickable/i.test(String(e))) throw e;
+          if (k >= 3 || !/detached|not clickable|IntersectionObserver/i.test(String(e))) throw e;
         }
       }
     },
