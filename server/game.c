@@ -510,11 +510,6 @@ static void ai_step(sv_server *s, sv_game *g)
     mk_action a;
     mk_error err;
     mk_error_clear(&err);
-    /* The search's buffers are this thread's, kept for its next move: made
-     * here, before the move, as musket play and sim do (mk_ai_reserve). */
-    mk_ai_config cfg;
-    if (c && mk_ai_args(c, args, &cfg, &err) == 0)
-        mk_ai_reserve(c->rs, &cfg);
     int rc = c ? mk_ai_choose(c, args, &a, &err) : -1;
     if (rc != 0 && c) {
         fprintf(stderr, "musket serve: game %s: AI '%s' refused (%s); playing a random move\n",

@@ -654,9 +654,17 @@ static int perform(hm_state *s, const mk_scenario *sc, const mk_action *l, mk_ev
     return 0;
 }
 
-/* What follows a successful apply, checked or not. */
-static int applied(void *st, const mk_scenario *sc, int rc)
+/* apply and apply_listed: the action checked against legal()'s list
+ * (apply_action) or taken as listed (perform), then what follows either. */
+static int play_action(void *st, const mk_scenario *sc, const mk_action *a, mk_events *ev,
+                       mk_error *err, bool checked)
 {
+    mk_events none;
+    if (!ev) {
+        mk_events_init(&none, NULL, 0);
+        ev = &none;
+    }
+    int rc = checked ? apply_action(st, sc, a, ev, err) : perform(st, sc, a, ev);
     if (rc == 0)
         hm_event_settle(st); /* 15 Random Events: the action that used 6, 10, 12 is over */
 #ifndef NDEBUG
@@ -671,12 +679,7 @@ static int applied(void *st, const mk_scenario *sc, int rc)
 
 static int apply(void *st, const mk_scenario *sc, const mk_action *a, mk_events *ev, mk_error *err)
 {
-    mk_events none;
-    if (!ev) {
-        mk_events_init(&none, NULL, 0);
-        ev = &none;
-    }
-    return applied(st, sc, apply_action(st, sc, a, ev, err));
+    return play_action(st, sc, a, ev, err, true);
 }
 
 /* mk_ruleset.apply_listed: a is one of legal(st)'s actions as listed, so
@@ -686,18 +689,12 @@ static int apply(void *st, const mk_scenario *sc, const mk_action *a, mk_events 
 static int apply_listed(void *st, const mk_scenario *sc, const mk_action *a, mk_events *ev,
                         mk_error *err)
 {
-    (void)err;
-    mk_events none;
-    if (!ev) {
-        mk_events_init(&none, NULL, 0);
-        ev = &none;
-    }
 #ifndef NDEBUG
     mk_action list[MK_MAX_ACTIONS];
     int n = legal(st, sc, list, MK_MAX_ACTIONS), found = find_action(list, n, a);
     assert(found >= 0 && list[found].cost == a->cost && "apply_listed: not a listed action");
 #endif
-    return applied(st, sc, perform(st, sc, a, ev));
+    return play_action(st, sc, a, ev, err, false);
 }
 
 static int to_move(const void *st)
