@@ -137,26 +137,6 @@ mk_hex mk_hex_at(const mk_grid *g, int col, int row)
 }
 
 /* Cube coordinates of an offset (col, row), on the map or not. */
-static mk_cube cube_of(const mk_grid *g, int col, int row)
-{
-    mk_cube c;
-    if (g->orient == MK_POINTY) {
-        c.r = row;
-        c.q = g->shifted_even ? col - (row - (row & 1)) / 2 : col - (row + (row & 1)) / 2;
-    } else {
-        c.q = col;
-        c.r = g->shifted_even ? row - (col - (col & 1)) / 2 : row - (col + (col & 1)) / 2;
-    }
-    c.s = -c.q - c.r;
-    return c;
-}
-
-/* The cube coordinates of h (which must be on the map). */
-mk_cube mk_hex_cube(const mk_grid *g, mk_hex h)
-{
-    return cube_of(g, mk_hex_col(g, h), mk_hex_row(g, h));
-}
-
 /* The hex at cube coordinates c, or MK_NO_HEX if off the map or if c is not
  * a cube coordinate (q + r + s != 0). */
 mk_hex mk_hex_from_cube(const mk_grid *g, mk_cube c)
@@ -246,15 +226,6 @@ int mk_hex_direction(const mk_grid *g, mk_hex a, mk_hex b)
 bool mk_hex_adjacent(const mk_grid *g, mk_hex a, mk_hex b)
 {
     return mk_hex_direction(g, a, b) >= 0;
-}
-
-static int iabs(int x) { return x < 0 ? -x : x; }
-
-/* The number of hex steps from a to b (both on the map). */
-int mk_hex_distance(const mk_grid *g, mk_hex a, mk_hex b)
-{
-    mk_cube ca = mk_hex_cube(g, a), cb = mk_hex_cube(g, b);
-    return (iabs(ca.q - cb.q) + iabs(ca.r - cb.r) + iabs(ca.s - cb.s)) / 2;
 }
 
 /* How many hexes h lies from the given edge (0 on the edge itself), counted

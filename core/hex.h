@@ -79,10 +79,37 @@ int mk_hex_neighbors(const mk_grid *g, mk_hex h, mk_hex out[6]);
 int mk_hex_direction(const mk_grid *g, mk_hex a, mk_hex b);
 bool mk_hex_adjacent(const mk_grid *g, mk_hex a, mk_hex b);
 
-mk_cube mk_hex_cube(const mk_grid *g, mk_hex h);
+/* The cube coordinates of h (which must be on the map). Inline, with the
+ * distance: the rulesets' legal lists measure a distance for each pair of
+ * a unit and an enemy, most of the calls on mcts's hot path (a tenth of a
+ * Horse & Musket search when they were calls into hex.c, docs/ai.md). */
+static inline mk_cube mk_hex_cube(const mk_grid *g, mk_hex h)
+{
+    int col = mk_hex_col(g, h), row = mk_hex_row(g, h);
+    mk_cube c;
+    if (g->orient == MK_POINTY) {
+        c.r = row;
+        c.q = g->shifted_even ? col - (row - (row & 1)) / 2 : col - (row + (row & 1)) / 2;
+    } else {
+        c.q = col;
+        c.r = g->shifted_even ? row - (col - (col & 1)) / 2 : row - (col + (col & 1)) / 2;
+    }
+    c.s = -c.q - c.r;
+    return c;
+}
 /* The hex at cube coordinates c, or MK_NO_HEX if off the map. */
 mk_hex mk_hex_from_cube(const mk_grid *g, mk_cube c);
-int mk_hex_distance(const mk_grid *g, mk_hex a, mk_hex b);
+/* The number of hex steps between two cube coordinates. */
+static inline int mk_cube_distance(mk_cube a, mk_cube b)
+{
+    int dq = a.q - b.q, dr = a.r - b.r, ds = a.s - b.s;
+    return ((dq < 0 ? -dq : dq) + (dr < 0 ? -dr : dr) + (ds < 0 ? -ds : ds)) / 2;
+}
+/* The number of hex steps from a to b (both on the map). */
+static inline int mk_hex_distance(const mk_grid *g, mk_hex a, mk_hex b)
+{
+    return mk_cube_distance(mk_hex_cube(g, a), mk_hex_cube(g, b));
+}
 
 /* How many hexes h lies from the given edge (0 on the edge itself): rows
  * from the top for MK_EDGE_NORTH, and so on. */

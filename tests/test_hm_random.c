@@ -112,15 +112,67 @@ static uint64_t replay(const mk_scenario *sc, uint64_t seed, uint64_t options)
 
 static void play(const mk_scenario *sc, uint64_t seed, uint64_t options, bool full);
 
+/* evaluate as it was written before its lists (hm_ext): material over
+ * every unit's MP at set-up, 2 MP a VP by hm_vp_now. */
+static double slow_value(const hm_state *s, const mk_scenario *sc, int side)
+{
+    if (s->over)
+        return s->winner < 0 ? 0.0 : s->winner == side ? 1.0 : -1.0;
+    double mine = 0, theirs = 0, total = 1;
+    for (int i = 0; i < s->nunits; i++) {
+        if (!hm_is_unit(sc->units[i].kind))
+            continue;
+        total += sc->units[i].mp_start;
+        if (s->u[i].hex >= 0)
+            *(sc->units[i].side == side ? &mine : &theirs) += s->u[i].mp;
+    }
+    mine += 2.0 * hm_vp_now(s, sc, side);
+    theirs += 2.0 * hm_vp_now(s, sc, 1 - side);
+    double e = (mine - theirs) / total;
+    return e > 1 ? 1 : e < -1 ? -1 : e;
+}
+
+/* H&M 7 Ambush, by a scan of every piece: the enemy Light Footmen (not
+ * Militia) and Hussars in Woods, Hill or Swamp next to the moving unit
+ * that have not tried this turn, at most 4, in piece order. */
+static int slow_ambushers(const hm_state *s, const mk_scenario *sc, int16_t *out)
+{
+    int n = 0, mover = s->mv.unit, hex = s->u[mover].hex;
+    for (int i = 0; i < s->nunits; i++) {
+        int k = sc->units[i].kind, h = s->u[i].hex, t = h >= 0 ? hm_terrain(s, sc, h) : -1;
+        if (h >= 0 && sc->units[i].side != sc->units[mover].side &&
+            !(s->u[i].flags & HU_AMBUSHED) &&
+            ((hm_class(k) == HC_LIGHT && k != HK_MILITIA) || k == HK_HUSSAR) &&
+            (t == HT_WOODS || t == HT_HILL || t == HT_SWAMP) &&
+            mk_hex_distance(&sc->map.grid, (mk_hex)h, (mk_hex)hex) == 1 && n < 4)
+            out[n++] = (int16_t)i;
+    }
+    return n;
+}
+
 /* The shortcuts the engine takes for speed give what the slow ways give:
  * hm_stack_view_ok is hm_can_stack for every piece and hex; a unit's own
  * list (hm_legal_moves/hm_legal_combat with only = u, what apply looks in
- * first) is exactly the whole list's actions of that unit, in order. */
-static long view_checks, only_checks, listed_checks;
+ * first) is exactly the whole list's actions of that unit, in order;
+ * evaluate (the scenario's lists, hm_ext) is slow_value to the bit for
+ * both sides; the ambushers of a move under way are slow_ambushers'. */
+static long view_checks, only_checks, listed_checks, value_checks, ambush_checks;
 static void check_shortcuts(const hm_state *s, const mk_scenario *sc, uint64_t seed)
 {
     static mk_action all[MK_MAX_ACTIONS], own[MK_MAX_ACTIONS];
     int size = mk_grid_size(&sc->map.grid);
+    for (int side = 0; side < 2; side++, value_checks++)
+        if (rs->evaluate(s, sc, side) != slow_value(s, sc, side) && failures++ < 10)
+            fprintf(stderr, "seed %llu: evaluate %.17g, the slow way %.17g\n",
+                    (unsigned long long)seed, rs->evaluate(s, sc, side), slow_value(s, sc, side));
+    if (s->mv.on && s->u[s->mv.unit].hex >= 0) {
+        int16_t fast[4], slow[4];
+        int nf = hm_ambush_options(s, sc, fast), ns = slow_ambushers(s, sc, slow);
+        ambush_checks++;
+        if ((nf != ns || memcmp(fast, slow, (size_t)nf * sizeof fast[0])) && failures++ < 10)
+            fprintf(stderr, "seed %llu: %d ambushers, the slow way %d\n",
+                    (unsigned long long)seed, nf, ns);
+    }
     for (int u = 0; u < s->nunits; u++) {
         hm_stack_view v;
         hm_stack_view_init(s, sc, u, &v);
@@ -329,7 +381,10 @@ int main(void)
     fprintf(stderr, "hm random: stack views checked %ld hexes, own lists %ld\n", view_checks,
             only_checks);
     fprintf(stderr, "hm random: apply_listed against apply on %ld actions\n", listed_checks);
+    fprintf(stderr, "hm random: evaluate against the slow way %ld times, ambushers %ld\n",
+            value_checks, ambush_checks);
     CHECK(view_checks > 100000 && only_checks > 1000 && listed_checks > 50000);
+    CHECK(value_checks > 1000 && ambush_checks > 0);
     CHECK(seen_facing > 0 && seen_flank > 0); /* the hm.facing games reach both */
     CHECK(seen_overstack_end > 0 && seen_def_reroll > 0);
     return check_done("test_hm_random");

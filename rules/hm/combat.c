@@ -386,11 +386,12 @@ int hm_fire_targets(const hm_state *s, const mk_scenario *sc, int unit, int from
     int16_t hx[32];
     int8_t rg[32], lone[32];
     int m = 0, nearest = 9;
+    mk_cube cf = mk_hex_cube(g, (mk_hex)from);
     for (int i = 0; i < s->nunits && m < 32; i++) {
         int h = s->u[i].hex;
         if (h < 0 || sc->units[i].side == side || sc->units[i].kind == HK_VP)
             continue;
-        int d = mk_hex_distance(g, (mk_hex)from, (mk_hex)h);
+        int d = mk_cube_distance(cf, mk_hex_cube(g, (mk_hex)h));
         if (d < 1 || d > 3 || s->ch.k[k].fire[d - 1] <= 0)
             continue;
         if (HM_OPT(s, HO_FACING) && !hm_face_front_of(s->u[unit].facing, sc, from, h))
@@ -534,11 +535,12 @@ int hm_legal_combat(const hm_state *s, const mk_scenario *sc, mk_action *out, in
         if (s->ch.k[k].cc_cost > 0 && s->ch.k[k].close > 0) {
             int16_t done[6];
             int nd = 0;
+            mk_cube cu = mk_hex_cube(g, (mk_hex)s->u[u].hex);
             for (int i = 0; i < s->nunits && n < cap; i++) {
                 int h = s->u[i].hex;
                 if (h < 0 || sc->units[i].side == hm_ctl_side(s, sc, u) ||
                     !hm_is_unit(sc->units[i].kind) ||
-                    mk_hex_distance(g, (mk_hex)h, (mk_hex)s->u[u].hex) != 1 ||
+                    mk_cube_distance(mk_hex_cube(g, (mk_hex)h), cu) != 1 ||
                     !hm_front(s, sc, u, h)) /* 13 Facing: a frontal hex */
                     continue;
                 bool dup = false;

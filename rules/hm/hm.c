@@ -717,26 +717,64 @@ static uint64_t hash(const void *st, const mk_scenario *sc)
                          sizeof *s - sizeof(mk_head));
 }
 
+/* mk_ruleset.prepare: the lists of hm_ext. */
+static int prepare(mk_scenario *sc, mk_error *err)
+{
+    hm_ext *x = calloc(1, sizeof *x);
+    if (!x) {
+        mk_error_set(err, "scenario_invalid", "out of memory");
+        return -1;
+    }
+    x->total = 1;
+    for (int i = 0; i < sc->nunits; i++) {
+        int kind = sc->units[i].kind;
+        x->side[i] = (int8_t)sc->units[i].side;
+        if (hm_may_ambush(kind) && sc->units[i].side >= 0 && sc->units[i].side < 2)
+            x->amb[sc->units[i].side][x->namb[sc->units[i].side]++] = (int16_t)i;
+        if (kind == HK_VP)
+            x->marker[x->nmarker++] = (int16_t)i;
+        else if (hm_is_unit(kind)) {
+            x->unit[x->nunit++] = (int16_t)i;
+            x->total += sc->units[i].mp_start;
+        }
+    }
+    sc->ext = x;
+    return 0;
+}
+
+static void release(mk_scenario *sc)
+{
+    free(sc->ext);
+    sc->ext = NULL;
+}
+
+/* Material (MP on the map over all units' MP at set-up) plus 2 MP a VP
+ * held (H&M 10: as hm_vp_now, for both sides at once). mcts's rollouts
+ * call this for each of 20 candidates a step; it was a fifth of a
+ * Fraustadt search while it scanned every piece's scenario record three
+ * times (docs/ai.md, "Speed"). */
 static double evaluate(const void *st, const mk_scenario *sc, int side)
 {
     const hm_state *s = st;
     if (s->over)
         return s->winner < 0 ? 0.0 : s->winner == side ? 1.0 : -1.0;
-    double mine = 0, theirs = 0, total = 1;
-    for (int i = 0; i < s->nunits; i++) {
-        if (!hm_is_unit(sc->units[i].kind))
-            continue;
-        total += sc->units[i].mp_start;
-        if (s->u[i].hex < 0)
-            continue;
-        if (sc->units[i].side == side)
-            mine += s->u[i].mp;
-        else
-            theirs += s->u[i].mp;
+    const hm_ext *x = sc->ext;
+    int mp[2] = {0, 0}, vp[2] = {s->vp2[0], s->vp2[1]};
+    uint8_t occ[HM_MAX_HEX]; /* bit side: a unit of that side stands here */
+    memset(occ, 0, sizeof occ);
+    for (int k = 0; k < x->nunit; k++) {
+        int i = x->unit[k], hex = s->u[i].hex;
+        if (hex >= 0) {
+            mp[x->side[i]] += s->u[i].mp;
+            occ[hex] |= (uint8_t)(1u << x->side[i]);
+        }
     }
-    mine += 2.0 * hm_vp_now(s, sc, side);
-    theirs += 2.0 * hm_vp_now(s, sc, 1 - side);
-    double e = (mine - theirs) / total;
+    for (int k = 0; k < x->nmarker; k++) {
+        int m = x->marker[k], hex = s->u[m].hex, holder = 1 - x->side[m];
+        if (hex >= 0 && occ[hex] >> holder & 1)
+            vp[holder] += s->u[m].vpv;
+    }
+    double e = (mp[side] + 2.0 * vp[side] - (mp[1 - side] + 2.0 * vp[1 - side])) / x->total;
     return e > 1 ? 1 : e < -1 ? -1 : e;
 }
 
@@ -1135,6 +1173,8 @@ const mk_ruleset mk_hm_ruleset = {
     .options = hm_options,
     .noptions = NOPTIONS,
     .check_scenario = check_scenario,
+    .prepare = prepare,
+    .release = release,
     .check_options = check_options,
     .init = init,
     .legal = legal,

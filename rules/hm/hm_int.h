@@ -286,6 +286,21 @@ typedef struct hm_revents {
 
 enum { HV_NONE, HV_WIN, HV_TIME, HV_BOTH_LOSE };
 
+/* Lists of pieces by kind, built once by prepare (sc->ext), so that the
+ * hot paths of mcts's rollouts (evaluate, a move's ambush check) scan the
+ * few pieces they are about instead of every piece's scenario record (112
+ * bytes each). In piece order, so that what they find comes in the order
+ * a scan of all pieces finds it. */
+typedef struct hm_ext {
+    int total;                   /* 1 + every unit's MP at set-up */
+    int nunit, nmarker;
+    int16_t unit[MK_MAX_UNITS];   /* pieces that are units (hm_is_unit) */
+    int16_t marker[MK_MAX_UNITS]; /* VP markers (HK_VP) */
+    int8_t side[MK_MAX_UNITS];    /* by piece index */
+    int namb[2];
+    int16_t amb[2][MK_MAX_UNITS]; /* by side: the kinds that may ambush (H&M 7) */
+} hm_ext;
+
 typedef struct hm_state {
     mk_head head;
     uint64_t options;
@@ -334,6 +349,8 @@ int hm_charts_load(hm_charts *ch, const char *scale, mk_error *err);
 
 /* units.c */
 int hm_class(int kind);
+/* H&M 7 Ambush: Light Footmen but Militia, and Hussars. */
+bool hm_may_ambush(int kind);
 int hm_kind(const mk_scenario *sc, int u);
 int hm_side(const mk_scenario *sc, int u);
 const char *hm_unit_id(const mk_scenario *sc, int u);

@@ -307,12 +307,11 @@ int hm_legal_moves(const hm_state *s, const mk_scenario *sc, mk_action *out, int
  * Hill or Swamp adjacent to hex, that have not tried this turn. */
 static int ambushers(const hm_state *s, const mk_scenario *sc, int mover, int hex, int16_t *out)
 {
-    int n = 0, side = sc->units[mover].side;
-    for (int i = 0; i < s->nunits; i++) {
-        int k = sc->units[i].kind, h = s->u[i].hex;
-        if (h < 0 || sc->units[i].side == side || (s->u[i].flags & HU_AMBUSHED))
-            continue;
-        if (!((hm_class(k) == HC_LIGHT && k != HK_MILITIA) || k == HK_HUSSAR))
+    const hm_ext *x = sc->ext;
+    int n = 0, enemy = 1 - sc->units[mover].side;
+    for (int j = 0; j < x->namb[enemy]; j++) {
+        int i = x->amb[enemy][j], h = s->u[i].hex;
+        if (h < 0 || (s->u[i].flags & HU_AMBUSHED))
             continue;
         int t = hm_terrain(s, sc, h);
         if (t != HT_WOODS && t != HT_HILL && t != HT_SWAMP)

@@ -33,6 +33,11 @@ int hm_class(int kind)
     }
 }
 
+bool hm_may_ambush(int kind)
+{
+    return (hm_class(kind) == HC_LIGHT && kind != HK_MILITIA) || kind == HK_HUSSAR;
+}
+
 int hm_kind(const mk_scenario *sc, int u)
 {
     return sc->units[u].kind;
