@@ -136,7 +136,6 @@ mk_hex mk_hex_at(const mk_grid *g, int col, int row)
     return (mk_hex)(row * g->cols + col);
 }
 
-/* Cube coordinates of an offset (col, row), on the map or not. */
 /* The hex at cube coordinates c, or MK_NO_HEX if off the map or if c is not
  * a cube coordinate (q + r + s != 0). */
 mk_hex mk_hex_from_cube(const mk_grid *g, mk_cube c)

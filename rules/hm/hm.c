@@ -752,7 +752,7 @@ static void release(mk_scenario *sc)
  * held (H&M 10: as hm_vp_now, for both sides at once). mcts's rollouts
  * call this for each of 20 candidates a step; it was a fifth of a
  * Fraustadt search while it scanned every piece's scenario record three
- * times (docs/ai.md, "Speed"). */
+ * times (docs/ai.md, "Where Horse & Musket's time goes"). */
 static double evaluate(const void *st, const mk_scenario *sc, int side)
 {
     const hm_state *s = st;
