@@ -203,6 +203,14 @@ static void check_shortcuts(const hm_state *s, const mk_scenario *sc, uint64_t s
  * the rules it needs), all of them. */
 static void play_all(const mk_scenario *sc, int per, int oper)
 {
+    /* the reach search's neighbour table (hm_ext) is mk_hex_neighbors' */
+    const hm_ext *x = sc->ext;
+    CHECK(x != NULL);
+    for (int h = 0; x && h < mk_grid_size(&sc->map.grid); h++) {
+        mk_hex nb[6];
+        mk_hex_neighbors(&sc->map.grid, (mk_hex)h, nb);
+        CHECK(memcmp(nb, x->nb[h], sizeof nb) == 0);
+    }
     for (int g = 0; g < per; g++)
         play(sc, (uint64_t)g + 1, 0, g < 1);
     for (int o = 0; o < rs->noptions; o++) {

@@ -290,7 +290,8 @@ enum { HV_NONE, HV_WIN, HV_TIME, HV_BOTH_LOSE };
  * hot paths of mcts's rollouts (evaluate, a move's ambush check) scan the
  * few pieces they are about instead of every piece's scenario record (112
  * bytes each). In piece order, so that what they find comes in the order
- * a scan of all pieces finds it. */
+ * a scan of all pieces finds it. And the neighbour table the reach search
+ * reads for every hex it visits (a table instead of a division a call). */
 typedef struct hm_ext {
     int total;                   /* 1 + every unit's MP at set-up */
     int nunit, nmarker;
@@ -299,6 +300,7 @@ typedef struct hm_ext {
     int8_t side[MK_MAX_UNITS];    /* by piece index */
     int namb[2];
     int16_t amb[2][MK_MAX_UNITS]; /* by side: the kinds that may ambush (H&M 7) */
+    mk_hex nb[HM_MAX_HEX][6];     /* each hex's neighbours, as mk_hex_neighbors */
 } hm_ext;
 
 typedef struct hm_state {

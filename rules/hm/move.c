@@ -44,7 +44,6 @@ uint16_t hm_move_mask(const hm_state *s, const mk_scenario *sc, int unit, bool f
 void hm_reach_find(const hm_state *s, const mk_scenario *sc, int unit, uint16_t start, int maxlen,
                    bool charge, hm_reach *r)
 {
-    const mk_grid *g = &sc->map.grid;
     bool facing = HM_OPT(s, HO_FACING) && hm_is_unit(sc->units[unit].kind);
     int home = s->u[unit].hex, clicks = hm_face_clicks(sc->units[unit].kind);
     uint16_t seen[HM_MAX_HEX], seen_stop[HM_MAX_HEX]; /* reached and may go on / stopped */
@@ -69,8 +68,7 @@ void hm_reach_find(const hm_state *s, const mk_scenario *sc, int unit, uint16_t 
         if (r->depth[i] >= maxlen || stopped[i])
             continue;
         int at = r->hex[i];
-        mk_hex nb[6];
-        mk_hex_neighbors(g, (mk_hex)at, nb);
+        const mk_hex *nb = ((const hm_ext *)sc->ext)->nb[at];
         for (int d = 0; d < 6; d++) {
             int h = nb[d];
             if (h < 0 || h == home || !hm_stack_view_ok(s, sc, &stack, h))
