@@ -112,8 +112,26 @@ static uint64_t replay(const mk_scenario *sc, uint64_t seed, uint64_t options)
 
 static void play(const mk_scenario *sc, uint64_t seed, uint64_t options, bool full);
 
-/* evaluate as it was written before its lists (hm_ext): material over
- * every unit's MP at set-up, 2 MP a VP by hm_vp_now. */
+/* hm_vp_now as it was written before the lists of hm_ext: a scan of
+ * every piece for each enemy VP marker (H&M 10, held while occupied). */
+static int slow_vp(const hm_state *s, const mk_scenario *sc, int side)
+{
+    int v = s->vp2[side];
+    for (int i = 0; i < s->nunits; i++) {
+        if (sc->units[i].kind != HK_VP || sc->units[i].side == side || s->u[i].hex < 0)
+            continue;
+        for (int j = 0; j < s->nunits; j++)
+            if (s->u[j].hex == s->u[i].hex && hm_is_unit(sc->units[j].kind) &&
+                sc->units[j].side == side) {
+                v += s->u[i].vpv;
+                break;
+            }
+    }
+    return v;
+}
+
+/* evaluate as it was written before the lists of hm_ext: material over
+ * every unit's MP at set-up, 2 MP a VP. */
 static double slow_value(const hm_state *s, const mk_scenario *sc, int side)
 {
     if (s->over)
@@ -126,8 +144,8 @@ static double slow_value(const hm_state *s, const mk_scenario *sc, int side)
         if (s->u[i].hex >= 0)
             *(sc->units[i].side == side ? &mine : &theirs) += s->u[i].mp;
     }
-    mine += 2.0 * hm_vp_now(s, sc, side);
-    theirs += 2.0 * hm_vp_now(s, sc, 1 - side);
+    mine += 2.0 * slow_vp(s, sc, side);
+    theirs += 2.0 * slow_vp(s, sc, 1 - side);
     double e = (mine - theirs) / total;
     return e > 1 ? 1 : e < -1 ? -1 : e;
 }
@@ -161,10 +179,14 @@ static void check_shortcuts(const hm_state *s, const mk_scenario *sc, uint64_t s
 {
     static mk_action all[MK_MAX_ACTIONS], own[MK_MAX_ACTIONS];
     int size = mk_grid_size(&sc->map.grid);
-    for (int side = 0; side < 2; side++, value_checks++)
+    for (int side = 0; side < 2; side++, value_checks++) {
+        if (hm_vp_now(s, sc, side) != slow_vp(s, sc, side) && failures++ < 10)
+            fprintf(stderr, "seed %llu: hm_vp_now %d, the slow way %d\n",
+                    (unsigned long long)seed, hm_vp_now(s, sc, side), slow_vp(s, sc, side));
         if (rs->evaluate(s, sc, side) != slow_value(s, sc, side) && failures++ < 10)
             fprintf(stderr, "seed %llu: evaluate %.17g, the slow way %.17g\n",
                     (unsigned long long)seed, rs->evaluate(s, sc, side), slow_value(s, sc, side));
+    }
     if (s->mv.on && s->u[s->mv.unit].hex >= 0) {
         int16_t fast[4], slow[4];
         int nf = hm_ambush_options(s, sc, fast), ns = slow_ambushers(s, sc, slow);

@@ -729,8 +729,8 @@ static int prepare(mk_scenario *sc, mk_error *err)
     for (int i = 0; i < sc->nunits; i++) {
         int kind = sc->units[i].kind;
         x->side[i] = (int8_t)sc->units[i].side;
-        if (hm_may_ambush(kind) && sc->units[i].side >= 0 && sc->units[i].side < 2)
-            x->amb[sc->units[i].side][x->namb[sc->units[i].side]++] = (int16_t)i;
+        if (hm_may_ambush(kind)) /* sides are 0 and 1: check_scenario */
+            x->amb[x->side[i]][x->namb[x->side[i]]++] = (int16_t)i;
         if (kind == HK_VP)
             x->marker[x->nmarker++] = (int16_t)i;
         else if (hm_is_unit(kind)) {
@@ -751,31 +751,18 @@ static void release(mk_scenario *sc)
 }
 
 /* Material (MP on the map over all units' MP at set-up) plus 2 MP a VP
- * held (H&M 10: as hm_vp_now, for both sides at once). mcts's rollouts
- * call this for each of 20 candidates a step; it was a fifth of a
- * Fraustadt search while it scanned every piece's scenario record three
- * times (docs/ai.md, "Where Horse & Musket's time goes"). */
+ * (H&M 10, hm_tally). mcts's rollouts call this for each of 20 candidates
+ * a step; it was a fifth of a Fraustadt search while it scanned every
+ * piece's scenario record three times (docs/ai.md, "Where Horse &
+ * Musket's time goes"). */
 static double evaluate(const void *st, const mk_scenario *sc, int side)
 {
     const hm_state *s = st;
     if (s->over)
         return s->winner < 0 ? 0.0 : s->winner == side ? 1.0 : -1.0;
     const hm_ext *x = sc->ext;
-    int mp[2] = {0, 0}, vp[2] = {s->vp2[0], s->vp2[1]};
-    uint8_t occ[HM_MAX_HEX]; /* bit side: a unit of that side stands here */
-    memset(occ, 0, sizeof occ);
-    for (int k = 0; k < x->nunit; k++) {
-        int i = x->unit[k], hex = s->u[i].hex;
-        if (hex >= 0) {
-            mp[x->side[i]] += s->u[i].mp;
-            occ[hex] |= (uint8_t)(1u << x->side[i]);
-        }
-    }
-    for (int k = 0; k < x->nmarker; k++) {
-        int m = x->marker[k], hex = s->u[m].hex, holder = 1 - x->side[m];
-        if (hex >= 0 && occ[hex] >> holder & 1)
-            vp[holder] += s->u[m].vpv;
-    }
+    int mp[2], vp[2];
+    hm_tally(s, sc, mp, vp);
     double e = (mp[side] + 2.0 * vp[side] - (mp[1 - side] + 2.0 * vp[1 - side])) / x->total;
     return e > 1 ? 1 : e < -1 ? -1 : e;
 }

@@ -401,6 +401,7 @@ void hm_end_turn(hm_state *s, const mk_scenario *sc, int store, mk_events *ev);
 void hm_victory_check(hm_state *s, const mk_scenario *sc, bool last, mk_events *ev);
 void hm_result(const void *st, const mk_scenario *sc, mk_result *out);
 int hm_victory_check_scenario(const mk_scenario *sc, mk_error *err);
+void hm_tally(const hm_state *s, const mk_scenario *sc, int mp[2], int vp[2]);
 int hm_vp_now(const hm_state *s, const mk_scenario *sc, int side); /* x2 */
 void hm_seize_resolve(hm_state *s, const mk_scenario *sc, bool try_it, mk_events *ev);
 void hm_ac_attempt(hm_state *s, const mk_scenario *sc, mk_events *ev);

@@ -104,20 +104,36 @@ void hm_turn_begin(hm_state *s, const mk_scenario *sc, mk_events *ev)
         hm_ac_attempt(s, sc, ev);
 }
 
+/* Each side's MP on the map and VP x 2 (H&M 10: its eliminations, and
+ * the enemy VP markers it holds, held while occupied), from the lists of
+ * hm_ext: evaluate calls this for each of a rollout step's candidates. */
+void hm_tally(const hm_state *s, const mk_scenario *sc, int mp[2], int vp[2])
+{
+    const hm_ext *x = sc->ext;
+    uint8_t occ[HM_MAX_HEX]; /* bit side: a unit of that side stands here */
+    memset(occ, 0, sizeof occ);
+    mp[0] = mp[1] = 0;
+    vp[0] = s->vp2[0];
+    vp[1] = s->vp2[1];
+    for (int k = 0; k < x->nunit; k++) {
+        int i = x->unit[k], hex = s->u[i].hex;
+        if (hex >= 0) {
+            mp[x->side[i]] += s->u[i].mp;
+            occ[hex] |= (uint8_t)(1u << x->side[i]);
+        }
+    }
+    for (int k = 0; k < x->nmarker; k++) {
+        int m = x->marker[k], hex = s->u[m].hex, holder = 1 - x->side[m];
+        if (hex >= 0 && occ[hex] >> holder & 1)
+            vp[holder] += s->u[m].vpv;
+    }
+}
+
 int hm_vp_now(const hm_state *s, const mk_scenario *sc, int side)
 {
-    int v = s->vp2[side];
-    for (int i = 0; i < s->nunits; i++) {
-        if (sc->units[i].kind != HK_VP || sc->units[i].side == side || s->u[i].hex < 0)
-            continue;
-        for (int j = 0; j < s->nunits; j++)
-            if (s->u[j].hex == s->u[i].hex && hm_is_unit(sc->units[j].kind) &&
-                sc->units[j].side == side) {
-                v += s->u[i].vpv; /* H&M 10: held while occupied */
-                break;
-            }
-    }
-    return v;
+    int mp[2], vp[2];
+    hm_tally(s, sc, mp, vp);
+    return vp[side];
 }
 
 static bool side_wins(const hm_state *s, const mk_scenario *sc, int side)
