@@ -138,18 +138,23 @@ mk_hex mk_hex_at(const mk_grid *g, int col, int row)
 
 /* The hex at cube coordinates c, or MK_NO_HEX if off the map or if c is not
  * a cube coordinate (q + r + s != 0). */
+void mk_cube_offset(const mk_grid *g, mk_cube c, int *col, int *row)
+{
+    if (g->orient == MK_POINTY) {
+        *row = c.r;
+        *col = g->shifted_even ? c.q + (c.r - (c.r & 1)) / 2 : c.q + (c.r + (c.r & 1)) / 2;
+    } else {
+        *col = c.q;
+        *row = g->shifted_even ? c.r + (c.q - (c.q & 1)) / 2 : c.r + (c.q + (c.q & 1)) / 2;
+    }
+}
+
 mk_hex mk_hex_from_cube(const mk_grid *g, mk_cube c)
 {
     if (c.q + c.r + c.s != 0)
         return MK_NO_HEX;
     int col, row;
-    if (g->orient == MK_POINTY) {
-        row = c.r;
-        col = g->shifted_even ? c.q + (c.r - (c.r & 1)) / 2 : c.q + (c.r + (c.r & 1)) / 2;
-    } else {
-        col = c.q;
-        row = g->shifted_even ? c.r + (c.q - (c.q & 1)) / 2 : c.r + (c.q + (c.q & 1)) / 2;
-    }
+    mk_cube_offset(g, c, &col, &row);
     return mk_hex_at(g, col, row);
 }
 

@@ -97,6 +97,8 @@ static inline mk_cube mk_hex_cube(const mk_grid *g, mk_hex h)
     c.s = -c.q - c.r;
     return c;
 }
+/* The column and row of cube coordinates c, on the map or not. */
+void mk_cube_offset(const mk_grid *g, mk_cube c, int *col, int *row);
 /* The hex at cube coordinates c, or MK_NO_HEX if off the map. */
 mk_hex mk_hex_from_cube(const mk_grid *g, mk_cube c);
 /* The number of hex steps between two cube coordinates. */

@@ -151,9 +151,23 @@ static const int ring[7][3] = {
     {0, 0, 0}, {1, -1, 0}, {1, 0, -1}, {0, 1, -1}, {-1, 1, 0}, {-1, 0, 1}, {0, -1, 1},
 };
 
+/* Can a hex within 1 of cube hex R be on the map? A neighbour's column
+ * and row differ from its hex's by at most 1 (both layouts), so not when
+ * R lies 2 or more columns or rows outside. */
+static bool near_map(const mk_grid *g, mk_cube R)
+{
+    int col, row;
+    mk_cube_offset(g, R, &col, &row);
+    return col >= -1 && col <= g->cols && row >= -1 && row <= g->rows;
+}
+
 /* Traces from the centre of cube hex A to that of B (on the map or not)
- * and hands each step to visit, in order from A; see the file comment. */
-static void trace_cubes(const mk_grid *g, mk_cube A, mk_cube B, step_fn visit, void *user)
+ * and hands each step to visit, in order from A; see the file comment.
+ * With clip, a batch whose hexes all lie off the map is skipped without
+ * its seven cell tests: Monmouth extends every line of sight to past both
+ * map edges (5.4b A1), most of it off the map. (A line between two hexes
+ * of the map stays on it: no clip.) */
+static void trace_cubes(const mk_grid *g, mk_cube A, mk_cube B, bool clip, step_fn visit, void *user)
 {
     mk_cube D = {B.q - A.q, B.r - A.r, B.s - A.s};
     int n = ((D.q < 0 ? -D.q : D.q) + (D.r < 0 ? -D.r : D.r) + (D.s < 0 ? -D.s : D.s)) / 2;
@@ -167,6 +181,8 @@ static void trace_cubes(const mk_grid *g, mk_cube A, mk_cube B, step_fn visit, v
         assert(abs64((xq - xr) - (int64_t)n * (R.q - R.r)) <= n &&
                abs64((xr - xs) - (int64_t)n * (R.r - R.s)) <= n &&
                abs64((xs - xq) - (int64_t)n * (R.s - R.q)) <= n);
+        if (clip && !near_map(g, R))
+            continue;   /* every hit of this batch is off the map (not visited) */
         /* The hits starting in this batch, at most 7, sorted by start. */
         struct {
             frac start;
@@ -222,7 +238,7 @@ static void trace(const mk_grid *g, mk_hex from, mk_hex to, step_fn visit, void 
     int size = mk_grid_size(g);
     if (from < 0 || from >= size || to < 0 || to >= size)
         return;
-    trace_cubes(g, mk_hex_cube(g, from), mk_hex_cube(g, to), visit, user);
+    trace_cubes(g, mk_hex_cube(g, from), mk_hex_cube(g, to), false, visit, user);
 }
 
 /* Walks the line between the centres of cube hexes a and b, on the map or
@@ -233,7 +249,7 @@ void mk_los_walk(const mk_grid *g, mk_cube a, mk_cube b, mk_los_visit_fn visit, 
 {
     if (a.q + a.r + a.s != 0 || b.q + b.r + b.s != 0)
         return;
-    trace_cubes(g, a, b, visit, user);
+    trace_cubes(g, a, b, true, visit, user);
 }
 
 typedef struct trace_ctx {

@@ -231,6 +231,34 @@ static int occ_mismatches(const bar_state *s, const mk_scenario *sc)
     return bad;
 }
 
+/* bar_in_ezoc_o (the index) against bar_in_ezoc (a scan of every piece),
+ * for both sides, on every piece's hexes and their neighbours: every hex
+ * in a zone of control is one of them. *in_zoc counts the hexes where
+ * the zone is there. */
+static int ezoc_mismatches(const bar_state *s, const mk_scenario *sc, long *in_zoc)
+{
+    const bar_ext *x = bar_x(sc);
+    bar_occ o;
+    bar_occ_build(&o, s, sc);
+    int bad = 0;
+    for (int i = 0; i < s->npieces; i++) {
+        mk_hex at[2] = {s->pc[i].hex, bar_tail_hex(s, sc, i)};
+        for (int k = 0; k < 2; k++) {
+            if (at[k] == MK_NO_HEX)
+                continue;
+            for (int d = -1; d < 6; d++) {
+                mk_hex h = d < 0 ? at[k] : x->nb[at[k]][d];
+                for (int side = 0; side < 2; side++) {
+                    bool slow = bar_in_ezoc(s, sc, side, h);
+                    bad += slow != bar_in_ezoc_o(s, &o, sc, side, h);
+                    *in_zoc += slow;
+                }
+            }
+        }
+    }
+    return bad;
+}
+
 static bool listed(const mk_action *list, int n, const mk_action *a)
 {
     for (int i = 0; i < n; i++)
@@ -251,7 +279,8 @@ static void test_apply_agrees(const char *id, int games, long steps_max)
     static mk_action list[MK_MAX_ACTIONS];
     bar_state *s = calloc(1, rs->state_size), *t = calloc(1, rs->state_size);
     long checked = 0, accepted = 0;
-    int disagree = 0, occ_bad = 0, eval_bad = 0, refused = 0;
+    int disagree = 0, occ_bad = 0, eval_bad = 0, refused = 0, ezoc_bad = 0;
+    long in_zoc = 0;
     for (int g = 0; g < games; g++) {
         mk_error err;
         memset(s, 0, rs->state_size);
@@ -264,6 +293,8 @@ static void test_apply_agrees(const char *id, int games, long steps_max)
                 break;
             if (step % 7 == 0)
                 occ_bad += occ_mismatches(s, sc);
+            if (step % 49 == 0)
+                ezoc_bad += ezoc_mismatches(s, sc, &in_zoc);
             double e0 = rs->evaluate(s, sc, 0), e1 = rs->evaluate(s, sc, 1);
             eval_bad += !(e0 >= -1 && e0 <= 1) || fabs(e0 + e1) > 1e-12;
             for (int k = 0; k < 4; k++) {
@@ -301,6 +332,10 @@ static void test_apply_agrees(const char *id, int games, long steps_max)
     CHECK_EQ(refused, 0);
     CHECK_EQ(occ_bad, 0);
     CHECK_EQ(eval_bad, 0);
+    CHECK_EQ(ezoc_bad, 0);
+    CHECK(in_zoc > 0);   /* zones were there to find */
+    printf("%s: the indexed zone of control against the scan: %d differ (%ld hexes in one)\n", id, ezoc_bad,
+           in_zoc);
     CHECK(accepted > 0 && accepted < checked);   /* both kinds were tried */
     printf("%s: apply's check agrees with legal() on %ld actions (%ld legal)\n", id, checked, accepted);
     free(s);

@@ -288,6 +288,15 @@ static void check_grid(const mk_grid *g, bool complete)
     for (mk_hex h = 0; h < size; h++)
         mk_hex_center(g, h, &cx[h], &cy[h]);
     int bad_adj = 0, bad_label = 0, bad_cube = 0;
+    /* The witness off the map: the same layout 2 larger on every side
+     * (2 keeps the shifted rows' or columns' parity), where g's hex (0, 0)
+     * is (2, 2) and every cube lies `shift` away. */
+    mk_grid big;
+    char gerr[128];
+    bool have_big = (g->cols + 4) * (g->rows + 4) <= MK_MAX_HEX &&
+                    mk_grid_init(&big, g->orient, g->shifted_even, g->cols + 4, g->rows + 4, gerr, sizeof gerr) == 0;
+    mk_cube b0 = have_big ? mk_hex_cube(&big, mk_hex_at(&big, 2, 2)) : (mk_cube){0, 0, 0}, g0 = mk_hex_cube(g, 0);
+    mk_cube shift = {b0.q - g0.q, b0.r - g0.r, b0.s - g0.s};
     for (mk_hex h = 0; h < size; h++) {
         char buf[MK_HEX_LABEL_MAX], err[128];
         mk_hex back = MK_NO_HEX;
@@ -296,6 +305,27 @@ static void check_grid(const mk_grid *g, bool complete)
         mk_cube c = mk_hex_cube(g, h);
         if (c.q + c.r + c.s != 0 || mk_hex_from_cube(g, c) != h)
             bad_cube++;
+        /* mk_cube_offset, here and one step away in each cube direction
+         * (on the map or off it): a step moves the column and the row by 1
+         * at most (core/los.c skips the line's batches 2 outside) */
+        static const int cdir[6][2] = {{1, -1}, {1, 0}, {0, 1}, {-1, 1}, {-1, 0}, {0, -1}};
+        int col, row;
+        mk_cube_offset(g, c, &col, &row);
+        if (col != mk_hex_col(g, h) || row != mk_hex_row(g, h))
+            bad_cube++;
+        for (int d = 0; d < 6; d++) {
+            mk_cube nc = {c.q + cdir[d][0], c.r + cdir[d][1], -(c.q + cdir[d][0]) - (c.r + cdir[d][1])};
+            int ncol, nrow;
+            mk_cube_offset(g, nc, &ncol, &nrow);
+            bool on_map = ncol >= 0 && ncol < g->cols && nrow >= 0 && nrow < g->rows;
+            if (abs(ncol - col) > 1 || abs(nrow - row) > 1 ||
+                mk_hex_from_cube(g, nc) != (on_map ? mk_hex_at(g, ncol, nrow) : MK_NO_HEX))
+                bad_cube++;
+            mk_hex w = have_big ? mk_hex_from_cube(&big, (mk_cube){nc.q + shift.q, nc.r + shift.r, nc.s + shift.s})
+                                : MK_NO_HEX;
+            if (have_big && (w == MK_NO_HEX || mk_hex_col(&big, w) - 2 != ncol || mk_hex_row(&big, w) - 2 != nrow))
+                bad_cube++;
+        }
         mk_hex n[6];
         int on = mk_hex_neighbors(g, h, n), count = 0;
         for (int d = 0; d < 6; d++) {

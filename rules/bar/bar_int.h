@@ -439,6 +439,7 @@ int bar_hook_arms(const bar_state *s, int i, int bearing12);
  * -99 if there are none there. */
 int bar_line_cv(const bar_state *s, const mk_scenario *sc, mk_hex h, int side);
 bool bar_in_ezoc(const bar_state *s, const mk_scenario *sc, int side, mk_hex h);
+bool bar_in_ezoc_o(const bar_state *s, const bar_occ *o, const mk_scenario *sc, int side, mk_hex h);
 int bar_bearing12(const mk_grid *g, mk_hex a, mk_hex b);   /* 0-11 */
 int bar_dir_step(int dir);                                 /* core direction -> 0-11 */
 int bar_move_class_of(const bar_pinfo *p, int form);

@@ -231,16 +231,31 @@ static void fire_threats(const bar_state *s, const bar_ext *x, slot *sl, int nsl
                          const uint64_t (*used)[BITS], const int16_t *lng, int nlong)
 {
     uint8_t by_side[2][MAX_SLOTS];
+    int16_t bq[2][MAX_SLOTS], br[2][MAX_SLOTS];   /* by_side's cube q and r, side by side for the scan below */
     int nby[2] = {0, 0}, qlo[2] = {1 << 14, 1 << 14}, qhi[2] = {-(1 << 14), -(1 << 14)};
+    int rlo[2] = {1 << 14, 1 << 14}, rhi[2] = {-(1 << 14), -(1 << 14)};
+    int slo[2] = {1 << 14, 1 << 14}, shi[2] = {-(1 << 14), -(1 << 14)};
     for (int k = 0; k < nsl; k++) {
-        int side = sl[k].side, q = x->cq[sl[k].hex];
+        int side = sl[k].side, q = x->cq[sl[k].hex], r = x->cr[sl[k].hex];
+        bq[side][nby[side]] = (int16_t)q;
+        br[side][nby[side]] = (int16_t)r;
         by_side[side][nby[side]++] = (uint8_t)k;
         qlo[side] = q < qlo[side] ? q : qlo[side];   /* the columns each side spans */
         qhi[side] = q > qhi[side] ? q : qhi[side];
+        rlo[side] = r < rlo[side] ? r : rlo[side];   /* and the other two cube axes */
+        rhi[side] = r > rhi[side] ? r : rhi[side];
+        slo[side] = -q - r < slo[side] ? -q - r : slo[side];
+        shi[side] = -q - r > shi[side] ? -q - r : shi[side];
     }
-    /* short range: each formed hex next to enemy hexes */
+    /* short range: each formed hex next to enemy hexes (none where the
+     * hex lies 2 or more outside the enemy's span on a cube axis: a
+     * neighbour differs by 1 at most on each) */
     for (int k = 0; k < nsl; k++) {
         if (!sl[k].formed)
+            continue;
+        int f = 1 - sl[k].side, q = x->cq[sl[k].hex], r = x->cr[sl[k].hex];
+        if (q < qlo[f] - 1 || q > qhi[f] + 1 || r < rlo[f] - 1 || r > rhi[f] + 1 || -q - r < slo[f] - 1 ||
+            -q - r > shi[f] + 1)
             continue;
         const uint64_t *foe = used[1 - sl[k].side];
         const mk_hex *nb = x->nb[sl[k].hex];
@@ -269,14 +284,11 @@ static void fire_threats(const bar_state *s, const bar_ext *x, slot *sl, int nsl
             half *= 0.5f;
         uint8_t in[MAX_SLOTS];
         int8_t at[MAX_SLOTS];
-        const uint8_t *foe = by_side[1 - pi->side];
+        const uint8_t *foe = by_side[foe_side];
+        const int16_t *fq = bq[foe_side], *fr = br[foe_side];
         int q = x->cq[p->hex], r = x->cr[p->hex];
-        for (int k = 0; k < nby[1 - pi->side]; k++) {
-            mk_hex h = sl[foe[k]].hex;
-            int dq = x->cq[h] - q;
-            if (dq > reach || dq < -reach)
-                continue;   /* (flat-topped: q is the column) */
-            int dr = x->cr[h] - r, ds = dq + dr;
+        for (int k = 0; k < nby[foe_side]; k++) {
+            int dq = fq[k] - q, dr = fr[k] - r, ds = dq + dr;
             int dist = ((dq < 0 ? -dq : dq) + (dr < 0 ? -dr : dr) + (ds < 0 ? -ds : ds)) / 2;
             if (dist <= reach) {
                 in[n] = foe[k];
@@ -393,7 +405,7 @@ static double american_value(const bar_state *s, const mk_scenario *sc)
             mk_hex h = part ? bar_tail_hex(s, sc, i) : p->hex;
             if (h == MK_NO_HEX || nsl == MAX_SLOTS)
                 continue;
-            int psp = bar_sp_in(s, sc, i, h);
+            int psp = part == 0 && p->tail < 1 ? p->sp : bar_sp_in(s, sc, i, h);   /* (one hex: all its SPs) */
             if (!(used[side][h >> 6] >> (h & 63) & 1)) {
                 used[side][h >> 6] |= 1ull << (h & 63);
                 slot_of[h] = (uint8_t)nsl;

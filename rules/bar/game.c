@@ -616,6 +616,32 @@ bool bar_in_ezoc(const bar_state *s, const mk_scenario *sc, int side, mk_hex h)
     return false;
 }
 
+/* bar_in_ezoc from the caller's index of who stands where (o, built for
+ * s): only the pieces in h's six neighbours are looked at, not all of
+ * them. tests/test_bar_ai.c checks it against bar_in_ezoc. */
+bool bar_in_ezoc_o(const bar_state *s, const bar_occ *o, const mk_scenario *sc, int side, mk_hex h)
+{
+    const bar_ext *x = bar_x(sc);
+    if (h < 0 || h >= mk_grid_size(&sc->map.grid))
+        return false;
+    const mk_hex *nb = x->nb[h];
+    for (int d = 0; d < 6; d++) {
+        if (nb[d] == MK_NO_HEX)
+            continue;
+        int toward = bar_dir_step((d + 3) % 6);   /* from the piece to h */
+        BAR_OCC_EACH(o, nb[d], i) {
+            const bar_pc *p = &s->pc[i];
+            if (x->p[i].side == side || bar_is_leader(&x->p[i]) || (p->status & BS_ROUTED) ||
+                p->form == BAR_FM_SKIRMISH || p->form == BAR_FM_ARTILLERY_ROAD_COLUMN ||
+                p->form == BAR_FM_ROAD_COLUMN || (i_k == 1 && p->form != BAR_FM_LINE))
+                continue;   /* (a tail counts for a Line only, 2.1a, as in bar_in_ezoc) */
+            if (bar_faces(s, i, toward))
+                return true;
+        }
+    }
+    return false;
+}
+
 int bar_move_class_of(const bar_pinfo *p, int form)
 {
     if (p->kind == BK_CAVALRY)

@@ -497,20 +497,28 @@ int bar_legal_move(const bar_state *s, const mk_scenario *sc, const mk_action *w
         if (p->hex == MK_NO_HEX) {   /* 7.0c: a reinforcement enters */
             if (pi->arrive < 0 || (p->flags & (BF_ON | BF_ELIM)) || p->mp <= 0 || !bar_piece_active(s, sc, i))
                 continue;
-            if (!enemy_in(o, sc, pi->entry, pi->side) && !bar_in_ezoc(s, sc, pi->side, pi->entry)) {
+            if (!enemy_in(o, sc, pi->entry, pi->side) && !bar_in_ezoc_o(s, o, sc, pi->side, pi->entry)) {
                 if (fits(s, o, sc, i, pi->entry, p->form))
                     n = add(out, n, cap, (mk_action){.type = BA_ENTER, .cost = 1, .npath = 1, .unit = (int16_t)i,
                                                      .other = -1, .target = -1, .path = {pi->entry}});
                 continue;
             }
             /* 7.0c C: the entry hex held by the enemy or in its ZOC: any map
-             * edge hex within 5 hexes of it that is neither */
-            for (mk_hex h = 0; h < mk_grid_size(g) && n < cap; h++)
-                if (mk_hex_on_map_edge(g, h) && mk_hex_distance(g, h, pi->entry) <= 5 &&
-                    x->map.terrain[h] != BAR_T_LAKE && !enemy_in(o, sc, h, pi->side) &&
-                    !bar_in_ezoc(s, sc, pi->side, h) && fits(s, o, sc, i, h, p->form))
-                    n = add(out, n, cap, (mk_action){.type = BA_ENTER, .cost = 1, .npath = 1, .unit = (int16_t)i,
-                                                     .other = -1, .target = -1, .path = {h}});
+             * edge hex within 5 hexes of it that is neither (in index order;
+             * a step changes the row and the column by 1 at most, so only the
+             * rows and columns within 5 can hold one) */
+            int ec = mk_hex_col(g, pi->entry), er = mk_hex_row(g, pi->entry);
+            for (int row = er > 5 ? er - 5 : 0; row <= er + 5 && row < g->rows; row++) {
+                for (int col = ec > 5 ? ec - 5 : 0; col <= ec + 5 && col < g->cols && n < cap; col++) {
+                    mk_hex h = mk_hex_at(g, col, row);
+                    if (mk_hex_on_map_edge(g, h) && mk_hex_distance(g, h, pi->entry) <= 5 &&
+                        x->map.terrain[h] != BAR_T_LAKE && !enemy_in(o, sc, h, pi->side) &&
+                        !bar_in_ezoc_o(s, o, sc, pi->side, h) && fits(s, o, sc, i, h, p->form))
+                        n = add(out, n, cap, (mk_action){.type = BA_ENTER, .cost = 1, .npath = 1,
+                                                         .unit = (int16_t)i, .other = -1, .target = -1,
+                                                         .path = {h}});
+                }
+            }
             continue;
         }
         if (pi->kind == BK_ARTILLERY && p->form == BAR_FM_ARTILLERY)
