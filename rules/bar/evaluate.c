@@ -287,14 +287,16 @@ static void fire_threats(const bar_state *s, const bar_ext *x, slot *sl, int nsl
         const uint8_t *foe = by_side[foe_side];
         const int16_t *fq = bq[foe_side], *fr = br[foe_side];
         int q = x->cq[p->hex], r = x->cr[p->hex];
+        int16_t dist[MAX_SLOTS];   /* every distance first, in a loop the compiler vectorises */
         for (int k = 0; k < nby[foe_side]; k++) {
             int dq = fq[k] - q, dr = fr[k] - r, ds = dq + dr;
-            int dist = ((dq < 0 ? -dq : dq) + (dr < 0 ? -dr : dr) + (ds < 0 ? -ds : ds)) / 2;
-            if (dist <= reach) {
-                in[n] = foe[k];
-                at[n++] = (int8_t)dist;
-            }
+            dist[k] = (int16_t)(((dq < 0 ? -dq : dq) + (dr < 0 ? -dr : dr) + (ds < 0 ? -ds : ds)) / 2);
         }
+        for (int k = 0; k < nby[foe_side]; k++)
+            if (dist[k] <= reach) {
+                in[n] = foe[k];
+                at[n++] = (int8_t)dist[k];
+            }
         for (int k = 0; k < n; k++)
             sl[in[k]].threat += half * x->hits[pi->fire_row][at[k]][sps][x->map.terrain[sl[in[k]].hex]] / n;
     }
