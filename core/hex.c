@@ -136,8 +136,6 @@ mk_hex mk_hex_at(const mk_grid *g, int col, int row)
     return (mk_hex)(row * g->cols + col);
 }
 
-/* The hex at cube coordinates c, or MK_NO_HEX if off the map or if c is not
- * a cube coordinate (q + r + s != 0). */
 void mk_cube_offset(const mk_grid *g, mk_cube c, int *col, int *row)
 {
     if (g->orient == MK_POINTY) {
@@ -149,6 +147,8 @@ void mk_cube_offset(const mk_grid *g, mk_cube c, int *col, int *row)
     }
 }
 
+/* The hex at cube coordinates c, or MK_NO_HEX if off the map or if c is not
+ * a cube coordinate (q + r + s != 0). */
 mk_hex mk_hex_from_cube(const mk_grid *g, mk_cube c)
 {
     if (c.q + c.r + c.s != 0)

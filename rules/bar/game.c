@@ -595,7 +595,15 @@ int bar_hook_arms(const bar_state *s, int i, int b)
 }
 
 /* Series ZOC: the front hexes of a formed (not routed, not skirmishing)
- * enemy combat unit; limbered artillery has none. */
+ * enemy combat unit; limbered artillery has none. Does piece i have one
+ * against side? */
+static bool has_zoc(const bar_state *s, const bar_ext *x, int i, int side)
+{
+    const bar_pc *p = &s->pc[i];
+    return x->p[i].side != side && !bar_is_leader(&x->p[i]) && !(p->status & BS_ROUTED) &&
+           p->form != BAR_FM_SKIRMISH && p->form != BAR_FM_ARTILLERY_ROAD_COLUMN && p->form != BAR_FM_ROAD_COLUMN;
+}
+
 bool bar_in_ezoc(const bar_state *s, const mk_scenario *sc, int side, mk_hex h)
 {
     const bar_ext *x = bar_x(sc);
@@ -604,9 +612,7 @@ bool bar_in_ezoc(const bar_state *s, const mk_scenario *sc, int side, mk_hex h)
     const mk_hex *nb = x->nb[h];   /* adjacency is symmetric: a piece next to h is in one of these */
     for (int i = 0; i < s->npieces; i++) {
         const bar_pc *p = &s->pc[i];
-        if (p->hex == MK_NO_HEX || x->p[i].side == side || bar_is_leader(&x->p[i]) ||
-            (p->status & BS_ROUTED) || p->form == BAR_FM_SKIRMISH ||
-            p->form == BAR_FM_ARTILLERY_ROAD_COLUMN || p->form == BAR_FM_ROAD_COLUMN)
+        if (p->hex == MK_NO_HEX || !has_zoc(s, x, i, side))
             continue;
         mk_hex t2 = p->form == BAR_FM_LINE ? bar_tail_hex(s, sc, i) : MK_NO_HEX;   /* 2.1a: both hexes */
         for (int d = 0; d < 6; d++)   /* h lies opposite d from the piece */
@@ -630,12 +636,8 @@ bool bar_in_ezoc_o(const bar_state *s, const bar_occ *o, const mk_scenario *sc, 
             continue;
         int toward = bar_dir_step((d + 3) % 6);   /* from the piece to h */
         BAR_OCC_EACH(o, nb[d], i) {
-            const bar_pc *p = &s->pc[i];
-            if (x->p[i].side == side || bar_is_leader(&x->p[i]) || (p->status & BS_ROUTED) ||
-                p->form == BAR_FM_SKIRMISH || p->form == BAR_FM_ARTILLERY_ROAD_COLUMN ||
-                p->form == BAR_FM_ROAD_COLUMN || (i_k == 1 && p->form != BAR_FM_LINE))
-                continue;   /* (a tail counts for a Line only, 2.1a, as in bar_in_ezoc) */
-            if (bar_faces(s, i, toward))
+            /* (a second hex counts for a Line only, 2.1a, as in bar_in_ezoc) */
+            if (has_zoc(s, x, i, side) && (i_k == 0 || s->pc[i].form == BAR_FM_LINE) && bar_faces(s, i, toward))
                 return true;
         }
     }
