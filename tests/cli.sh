@@ -163,5 +163,17 @@ printf '1\nq\n' | "$musket" play htl/tutorial --seed 3 --no-color >"$tmp/play.ou
 rc=$?
 if [ $rc -eq 0 ]; then ok; else bad "play with piped input: exit $rc"; tail -5 "$tmp/play.out" >&2; fi
 
+# A whole game against the computer's mcts (easy: 0.1 s a move), the
+# person always taking the first action listed: it ends, and each of the
+# computer's actions is followed by its events, which cite the rule.
+yes 1 | "$musket" play htl/tutorial --ai easy --seed 5 --no-color --map off >"$tmp/whole.out" 2>&1
+rc=$?
+moves=$(grep -c '^american (computer): ' "$tmp/whole.out")
+unexplained=$(awk '/^american \(computer\): /{ want = 1; next }
+  want { if ($0 !~ /\(HtL [0-9]/) n++; want = 0 } END { print n + 0 }' "$tmp/whole.out")
+if [ $rc -eq 0 ] && grep -q '^Game over: ' "$tmp/whole.out" && [ "$moves" -ge 10 ] && [ "$unexplained" -eq 0 ]; then
+  ok; else bad "whole game against mcts: exit $rc, $moves computer actions, $unexplained without a rule"
+  tail -5 "$tmp/whole.out" >&2; fi
+
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -68,6 +68,7 @@ void htl_turn_end(htl_state *s, const mk_scenario *sc, mk_events *ev)
     bool second = s->active != s->first;
     bool last = second && s->turn >= s->turns;
     mk_event *e = mk_events_add(ev, "end_turn");
+    e->rule = "HtL 5";   /* the Game Turn Sequence: the player's actions end */
     e->side = s->active;
     e->value = s->turn;
     htl_victory_check(s, sc, last, ev);
