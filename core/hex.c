@@ -211,6 +211,17 @@ int mk_hex_neighbors(const mk_grid *g, mk_hex h, mk_hex out[6])
     return n;
 }
 
+void mk_hex_neighbor_table(const mk_grid *g, mk_hex (*nb)[6], int n)
+{
+    int size = mk_grid_size(g);
+    for (int h = 0; h < n; h++)
+        if (h < size)
+            mk_hex_neighbors(g, (mk_hex)h, nb[h]);
+        else
+            for (int d = 0; d < 6; d++)
+                nb[h][d] = MK_NO_HEX;
+}
+
 /* The direction from a to its neighbour b, or -1 if they are not adjacent
  * (or either is off the map). */
 int mk_hex_direction(const mk_grid *g, mk_hex a, mk_hex b)

@@ -75,6 +75,10 @@ mk_hex mk_hex_neighbor(const mk_grid *g, mk_hex h, int dir);
 /* Fills out[6] with the neighbours in direction order (MK_NO_HEX where off
  * the map) and returns how many are on the map. */
 int mk_hex_neighbors(const mk_grid *g, mk_hex h, mk_hex out[6]);
+/* The table of every hex's neighbours that a ruleset keeps for its hot
+ * paths: nb[h] is mk_hex_neighbors' out for h, for h below n (rows past
+ * the map all MK_NO_HEX). */
+void mk_hex_neighbor_table(const mk_grid *g, mk_hex (*nb)[6], int n);
 /* The direction from a to its neighbour b, or -1 if not adjacent. */
 int mk_hex_direction(const mk_grid *g, mk_hex a, mk_hex b);
 bool mk_hex_adjacent(const mk_grid *g, mk_hex a, mk_hex b);

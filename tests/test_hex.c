@@ -288,6 +288,18 @@ static void check_grid(const mk_grid *g, bool complete)
     for (mk_hex h = 0; h < size; h++)
         mk_hex_center(g, h, &cx[h], &cy[h]);
     int bad_adj = 0, bad_label = 0, bad_cube = 0;
+    /* the rulesets' neighbour table: mk_hex_neighbors row by row, and
+     * nothing in the rows past the map */
+    mk_hex(*table)[6] = malloc(sizeof *table * (size_t)(size + 3));
+    mk_hex_neighbor_table(g, table, size + 3);
+    for (int h = 0; h < size + 3; h++) {
+        mk_hex want[6] = {MK_NO_HEX, MK_NO_HEX, MK_NO_HEX, MK_NO_HEX, MK_NO_HEX, MK_NO_HEX};
+        if (h < size)
+            mk_hex_neighbors(g, (mk_hex)h, want);
+        if (memcmp(want, table[h], sizeof want) != 0)
+            bad_adj++;
+    }
+    free(table);
     /* The witness off the map: the same layout 2 larger on every side
      * (2 keeps the shifted rows' or columns' parity), where g's hex (0, 0)
      * is (2, 2) and every cube lies `shift` away. */

@@ -168,9 +168,7 @@ static void exit_costs(bar_ext *x, const mk_grid *g)
 void bar_eval_prepare(bar_ext *x, const mk_grid *g)
 {
     int size = mk_grid_size(g);
-    for (int h = 0; h < MK_MAX_HEX; h++)
-        for (int d = 0; d < 6; d++)
-            x->nb[h][d] = h < size ? mk_hex_neighbor(g, (mk_hex)h, d) : MK_NO_HEX;
+    mk_hex_neighbor_table(g, x->nb, MK_MAX_HEX);
     for (int h = 0; h < MK_MAX_HEX; h++) {
         mk_cube c = h < size ? mk_hex_cube(g, (mk_hex)h) : (mk_cube){0, 0, 0};
         x->cq[h] = (int16_t)c.q;

@@ -738,8 +738,7 @@ static int prepare(mk_scenario *sc, mk_error *err)
             x->total += sc->units[i].mp_start;
         }
     }
-    for (int h = 0; h < mk_grid_size(&sc->map.grid) && h < HM_MAX_HEX; h++)
-        mk_hex_neighbors(&sc->map.grid, (mk_hex)h, x->nb[h]);
+    mk_hex_neighbor_table(&sc->map.grid, x->nb, HM_MAX_HEX);
     sc->ext = x;
     return 0;
 }
