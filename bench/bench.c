@@ -8,6 +8,8 @@
  *       musket-bench --callgrind ID N
  * Figures are medians of R runs (default 5) of S seconds each (0.5). */
 #define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -147,6 +149,22 @@ static void usage(FILE *f)
             "state (two builds that print the same digest list and apply alike).\n");
 }
 
+/* The number that is all of s, in [lo, hi] and whole if asked, or a
+ * message naming opt and s and false (atoi reads "abc" as 0, "12x" as 12). */
+static bool number(const char *opt, const char *s, double lo, double hi, bool whole, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || end == s || *end || !(v >= lo && v <= hi) || (whole && v != (double)(long long)v)) {
+        fprintf(stderr, "musket-bench: %s: '%s' is not a %s from %.15g to %.15g\n", opt, s,
+                whole ? "whole number" : "number", lo, hi);
+        return false;
+    }
+    *out = v;
+    return true;
+}
+
 int main(int argc, char **argv)
 {
     int runs = 5, mcts_iterations = 2000;
@@ -156,21 +174,36 @@ int main(int argc, char **argv)
     uint64_t options = 0;
     long cg_actions = 0;
     for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--runs") == 0 && i + 1 < argc)
-            runs = atoi(argv[++i]);
-        else if (strcmp(argv[i], "--seconds") == 0 && i + 1 < argc)
-            seconds = atof(argv[++i]);
-        else if (strcmp(argv[i], "--scenario") == 0 && i + 1 < argc)
+        double v;
+        if (strcmp(argv[i], "--runs") == 0 && i + 1 < argc) {
+            if (!number("--runs", argv[++i], 1, MAX_RUNS, true, &v))
+                return 2;
+            runs = (int)v;
+        } else if (strcmp(argv[i], "--seconds") == 0 && i + 1 < argc) {
+            if (!number("--seconds", argv[++i], 0.001, 3600, false, &seconds))
+                return 2;
+        } else if (strcmp(argv[i], "--scenario") == 0 && i + 1 < argc) {
             only = argv[++i];
-        else if (strcmp(argv[i], "--options") == 0 && i + 1 < argc)
-            options = strtoull(argv[++i], NULL, 0);
-        else if (strcmp(argv[i], "--mcts-iterations") == 0 && i + 1 < argc)
-            mcts_iterations = atoi(argv[++i]);
-        else if ((strcmp(argv[i], "--callgrind") == 0 || strcmp(argv[i], "--digest") == 0) &&
-                 i + 2 < argc) {
+        } else if (strcmp(argv[i], "--options") == 0 && i + 1 < argc) {
+            char *end;
+            errno = 0;
+            const char *o = argv[++i];
+            options = strtoull(o, &end, 0);
+            if (errno || end == o || *end || *o == '-') {
+                fprintf(stderr, "musket-bench: --options: '%s' is not a mask (e.g. 0x7ffff)\n", o);
+                return 2;
+            }
+        } else if (strcmp(argv[i], "--mcts-iterations") == 0 && i + 1 < argc) {
+            if (!number("--mcts-iterations", argv[++i], 1, 100000000, true, &v))
+                return 2;
+            mcts_iterations = (int)v;
+        } else if ((strcmp(argv[i], "--callgrind") == 0 || strcmp(argv[i], "--digest") == 0) &&
+                   i + 2 < argc) {
             digest = argv[i][2] == 'd';
             cg_id = argv[++i];
-            cg_actions = atol(argv[++i]);
+            if (!number("ACTIONS", argv[++i], 1, 1e12, true, &v))
+                return 2;
+            cg_actions = (long)v;
         } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             usage(stdout);
             return 0;
@@ -179,11 +212,6 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    if (runs < 1 || runs > MAX_RUNS || seconds <= 0 || mcts_iterations < 1) {
-        fprintf(stderr, "musket-bench: --runs 1..%d, --seconds > 0, --mcts-iterations > 0\n",
-                MAX_RUNS);
-        return 2;
-    }
     int nrs;
     const mk_ruleset *const *rss = mk_rulesets(&nrs);
     mk_action *acts = malloc(sizeof *acts * MK_MAX_ACTIONS);
@@ -191,8 +219,8 @@ int main(int argc, char **argv)
 
     if (cg_id) {
         mk_scenario *sc = mk_catalog_load(cg_id, rss, nrs, &err);
-        if (!sc || cg_actions < 1) {
-            fprintf(stderr, "musket-bench: %s\n", sc ? "ACTIONS must be > 0" : err.msg);
+        if (!sc) {
+            fprintf(stderr, "musket-bench: %s\n", err.msg);
             return 2;
         }
         const mk_ruleset *rs = sc->rs;
