@@ -3,8 +3,8 @@
 # and shown; the engine protocol driven through a few BAR actions by JSON
 # lines (activate, move, undo, refusals that leave the game unchanged,
 # record and replay); `musket play` in the terminal (the map window, the
-# per-unit action list, the units table, actions typed as JSON) and played
-# to the end of scenario 1 from piped input.
+# per-unit action list, the units table, actions typed as JSON), played
+# to the end of scenario 1 from piped input, and against mcts.
 # Usage: tests/bar_cli.sh path/to/musket
 set -u
 musket=${1:?usage: tests/bar_cli.sh path/to/musket}
@@ -173,6 +173,21 @@ contains "$tmp/game2.out" "Game over:" "watch: scenario 2 reaches the victory de
 contains "$tmp/game2.out" "(Monmouth 7.2d)" "watch: scenario 2's victory rule"
 expect 2 "--watch with --hotseat" -- "$musket" play bar/1-lees-repulse --watch --hotseat
 expect 2 "--map with a bad mode" -- "$musket" play bar/1-lees-repulse --map sideways
+
+# Against the computer's mcts (easy), the person taking the first action
+# listed, 300 times: every computer action that does something is followed
+# by an event citing its rule, as a person's is. Passing on (ending a
+# segment or the activation, declining an opportunity charge) changes
+# nothing to explain and prints no event, for either.
+yes 1 | head -300 | "$musket" play bar/1-lees-repulse --ai easy --seed 5 --no-color --map off \
+  >"$tmp/vs.out" 2>&1
+rc=$?
+moves=$(grep -c '^british (computer): ' "$tmp/vs.out")
+unexplained=$(awk '/^british \(computer\): /{ if (want) n++; want = $0 !~ /: (End |No Opportunity Charge)/; next }
+  want { if ($0 !~ /\((Monmouth|Series) /) { n++; print > "/dev/stderr" }; want = 0 }
+  END { print n + 0 }' "$tmp/vs.out")
+if [ $rc -eq 0 ] && [ "$moves" -ge 20 ] && [ "$unexplained" -eq 0 ]; then
+  ok; else bad "play against mcts: exit $rc, $moves computer actions, $unexplained without a rule"; fi
 
 # sim runs BAR games computer against computer.
 expect 0 "musket sim bar/1-lees-repulse" -- "$musket" sim bar/1-lees-repulse -n 2 --a random \

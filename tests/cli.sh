@@ -175,5 +175,16 @@ if [ $rc -eq 0 ] && grep -q '^Game over: ' "$tmp/whole.out" && [ "$moves" -ge 10
   ok; else bad "whole game against mcts: exit $rc, $moves computer actions, $unexplained without a rule"
   tail -5 "$tmp/whole.out" >&2; fi
 
+# The same in Horse & Musket: a whole game of Fraustadt against mcts, each
+# computer action followed by an event citing its rule.
+yes 1 | "$musket" play hm/fraustadt --ai easy --seed 5 --no-color --map off >"$tmp/hm.out" 2>&1
+rc=$?
+moves=$(grep -c '^saxon (computer): ' "$tmp/hm.out")
+unexplained=$(awk '/^saxon \(computer\): /{ want = 1; next }
+  want { if ($0 !~ /\(H&M [0-9]/) n++; want = 0 } END { print n + 0 }' "$tmp/hm.out")
+if [ $rc -eq 0 ] && grep -q '^Game over: ' "$tmp/hm.out" && [ "$moves" -ge 10 ] && [ "$unexplained" -eq 0 ]; then
+  ok; else bad "whole H&M game against mcts: exit $rc, $moves computer actions, $unexplained without a rule"
+  tail -5 "$tmp/hm.out" >&2; fi
+
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -507,8 +507,22 @@ static void test_line_two_hex_forming_2_1a(void)
         plain_faces += acts[k].type == BA_FACE && acts[k].unit == gd && !acts[k].flags;
     CHECK_EQ(plain_faces, 1);
     CHECK(legal_has(BA_FACE, gd, 9));
+    int mp0 = s->pc[gd].mp;
     CHECK_EQ(act("{\"type\":\"face\",\"unit\":\"1 Gd/Gds\",\"facing\":270}"), 0);
     CHECK_EQ(bar_tail_hex(s, sc, gd), south);   /* still beside it */
+    {   /* the facing change is logged with its cost (1.2h B), as a move is */
+        const mk_event *e = find_ev("face", NULL);
+        CHECK(e != NULL);
+        if (e) {
+            CHECK_STR(e->rule, "Monmouth 1.2h B");
+            CHECK_STR(e->text, "to_270_degrees");
+            CHECK_EQ(e->unit, gd);
+            CHECK_EQ(e->hex, a);
+            CHECK_EQ(e->points, mp0 - s->pc[gd].mp);   /* about face: 3 x 60 degrees */
+            CHECK_EQ(e->points, 3 * x->se.face_half);
+            CHECK_EQ(e->mp, s->pc[gd].mp / 2);
+        }
+    }
     CHECK(act("{\"type\":\"face\",\"unit\":\"1 Gd/Gds\",\"facing\":240}") < 0);
     /* contracting: one hex again */
     CHECK_EQ(count_form(gd, BAR_FM_LINE, tails), 1);

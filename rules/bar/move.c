@@ -868,6 +868,18 @@ int bar_apply_move(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_e
         p->facing = (uint8_t)a->target;
         p->mp = (int8_t)(p->mp - a->cost);
         p->flags &= (uint8_t)~BF_FULL;
+        {   /* the cost from 1.2h B's Single Hex Facing Change Cost diagram */
+            static const char *const to[12] = {
+                "to_0_degrees",   "to_30_degrees",  "to_60_degrees",  "to_90_degrees",
+                "to_120_degrees", "to_150_degrees", "to_180_degrees", "to_210_degrees",
+                "to_240_degrees", "to_270_degrees", "to_300_degrees", "to_330_degrees"};
+            mk_event *e = bar_ev(ev, "face", "Monmouth 1.2h B");
+            e->unit = (int16_t)i;
+            e->hex = p->hex;
+            e->text = to[a->target % 12];
+            e->mp = (int16_t)(p->mp / 2);   /* MPs left (whole), as a move's */
+            e->points = a->cost;            /* half MPs it cost */
+        }
         if (bar_in_ezoc(s, sc, x->p[i].side, p->hex))
             bar_opfire_offered(s, sc, i, BOF_CLOSE);   /* Series 12.8 (ours): a Facing change in an EZOC */
         return 0;
