@@ -221,12 +221,17 @@ int main(int argc, char **argv)
         mk_scenario *sc = mk_catalog_load(cg_id, rss, nrs, &err);
         if (!sc) {
             fprintf(stderr, "musket-bench: %s\n", err.msg);
+            free(acts);
             return 2;
         }
         const mk_ruleset *rs = sc->rs;
         void *init = calloc(1, rs->state_size), *st = calloc(1, rs->state_size);
         if (rs->init(init, sc, options, 1, NULL, &err) != 0) {
             fprintf(stderr, "musket-bench: %s\n", err.msg);
+            free(init);
+            free(st);
+            free(acts);
+            mk_scenario_free(sc);
             return 1;
         }
         if (digest) {
@@ -250,9 +255,18 @@ int main(int argc, char **argv)
 
     mk_catalog_entry *cat = malloc(sizeof *cat * MK_CATALOG_MAX);
     int ncat = mk_catalog_list(cat, MK_CATALOG_MAX, &err);
-    if (ncat < 0) {
-        fprintf(stderr, "musket-bench: %s\n", err.msg);
-        return 1;
+    bool known = only == NULL;
+    for (int c = 0; c < ncat && !known; c++)
+        known = strcmp(only, cat[c].id) == 0;
+    if (ncat < 0 || !known) {
+        if (ncat < 0)
+            fprintf(stderr, "musket-bench: %s\n", err.msg);
+        else
+            fprintf(stderr, "musket-bench: --scenario: no built-in scenario '%s' (musket list names them)\n",
+                    only);
+        free(cat);
+        free(acts);
+        return ncat < 0 ? 1 : 2;
     }
     printf("musket-bench: medians of %d runs of %.2f s, one core\n", runs, seconds);
     printf("%-22s %12s %14s %8s %12s %12s %9s %9s\n", "scenario", "playouts/s", "actions/s",

@@ -1,7 +1,8 @@
 #!/bin/bash
-# musket-bench's command line: bad numbers are refused with a message that
-# names the option and the value (atoi read "abc" as 0), and --digest is
-# reproducible. Usage: bench_cli.sh PATH/TO/musket (musket-bench is beside it).
+# musket-bench's command line: bad numbers and unknown scenarios are
+# refused with a message that names the option and the value (atoi read
+# "abc" as 0), without a leak (LeakSanitizer runs this in the sanitizer
+# build), and --digest is reproducible. Usage: bench_cli.sh PATH/TO/musket (musket-bench is beside it).
 set -u
 bench="$(dirname "$1")/musket-bench"
 if [ ! -x "$bench" ]; then
@@ -31,6 +32,7 @@ refuse --seconds abc "--seconds: 'abc'"
 refuse --mcts-iterations "" "--mcts-iterations: ''"
 refuse --options 0xzz "--options: '0xzz' is not a mask"
 refuse --digest no/such-scenario 10 "no/such-scenario"
+refuse --scenario no/such-scenario "--scenario: no built-in scenario 'no/such-scenario'"
 refuse --frobnicate "usage: musket-bench"
 # the digest of the same actions is the same, and names them
 a=$("$bench" --digest htl/tutorial 500) || { echo "FAIL: --digest htl/tutorial 500 exited $?"; fails=$((fails + 1)); }
