@@ -163,28 +163,24 @@ printf '1\nq\n' | "$musket" play htl/tutorial --seed 3 --no-color >"$tmp/play.ou
 rc=$?
 if [ $rc -eq 0 ]; then ok; else bad "play with piped input: exit $rc"; tail -5 "$tmp/play.out" >&2; fi
 
-# A whole game against the computer's mcts (easy: 0.1 s a move), the
-# person always taking the first action listed: it ends, and each of the
-# computer's actions is followed by its events, which cite the rule.
-yes 1 | "$musket" play htl/tutorial --ai easy --seed 5 --no-color --map off >"$tmp/whole.out" 2>&1
-rc=$?
-moves=$(grep -c '^american (computer): ' "$tmp/whole.out")
-unexplained=$(awk '/^american \(computer\): /{ want = 1; next }
-  want { if ($0 !~ /\(HtL [0-9]/) n++; want = 0 } END { print n + 0 }' "$tmp/whole.out")
-if [ $rc -eq 0 ] && grep -q '^Game over: ' "$tmp/whole.out" && [ "$moves" -ge 10 ] && [ "$unexplained" -eq 0 ]; then
-  ok; else bad "whole game against mcts: exit $rc, $moves computer actions, $unexplained without a rule"
-  tail -5 "$tmp/whole.out" >&2; fi
-
-# The same in Horse & Musket: a whole game of Fraustadt against mcts, each
-# computer action followed by an event citing its rule.
-yes 1 | "$musket" play hm/fraustadt --ai easy --seed 5 --no-color --map off >"$tmp/hm.out" 2>&1
-rc=$?
-moves=$(grep -c '^saxon (computer): ' "$tmp/hm.out")
-unexplained=$(awk '/^saxon \(computer\): /{ want = 1; next }
-  want { if ($0 !~ /\(H&M [0-9]/) n++; want = 0 } END { print n + 0 }' "$tmp/hm.out")
-if [ $rc -eq 0 ] && grep -q '^Game over: ' "$tmp/hm.out" && [ "$moves" -ge 10 ] && [ "$unexplained" -eq 0 ]; then
-  ok; else bad "whole H&M game against mcts: exit $rc, $moves computer actions, $unexplained without a rule"
-  tail -5 "$tmp/hm.out" >&2; fi
+# whole_game SCENARIO SIDE RULE: a whole game against the computer's mcts
+# (easy: 0.1 s a move) playing SIDE, the person always taking the first
+# action listed: it ends, and each of the computer's actions is followed by
+# an event citing a section of RULE (HtL, H&M), as a person's is.
+whole_game() {
+  local out="$tmp/whole-${1//\//-}.out" rc moves unexplained
+  yes 1 | "$musket" play "$1" --ai easy --seed 5 --no-color --map off >"$out" 2>&1
+  rc=$?
+  moves=$(grep -c "^$2 (computer): " "$out")
+  unexplained=$(awk -v who="^$2 \\(computer\\): " -v rule="\\($3 [0-9]" '
+    $0 ~ who { if (want) n++; want = 1; next }
+    want { if ($0 !~ rule) n++; want = 0 } END { print n + 0 }' "$out")
+  if [ $rc -eq 0 ] && grep -q '^Game over: ' "$out" && [ "$moves" -ge 10 ] && [ "$unexplained" -eq 0 ]; then
+    ok; else bad "whole game of $1 against mcts: exit $rc, $moves computer actions, $unexplained without a rule"
+    tail -5 "$out" >&2; fi
+}
+whole_game htl/tutorial american HtL
+whole_game hm/fraustadt saxon 'H&M'
 
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

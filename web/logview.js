@@ -74,7 +74,7 @@ export function describe(e) {
       text = `${who} forms ${words(e.text || '?')}`;
       break;
     case 'face':   // bar 1.2h B: a facing change in place
-      text = `${who} faces ${words(e.text || '?').replace(/^to /, '')}`;
+      text = `${who} turns ${words(e.text || '?')}`;
       break;
     case 'wheel':   // bar 2.1a: a two-hex Line wheels, one end swinging from → to
       text = `${who} wheels, an end swinging ${e.from || '?'} → ${e.to || '?'}`;
