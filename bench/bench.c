@@ -132,12 +132,64 @@ static uint64_t digest_actions(const mk_ruleset *rs, const mk_scenario *sc, cons
     return h;
 }
 
+/* --move-time: a game of `level` (a difficulty's config) against greedy
+ * from the opening, greedy playing both sides for the first `after`
+ * actions; then `level` plays the side to move and the first `moves` of
+ * its moves with a choice (2 or more legal actions: one is answered
+ * without a search) are timed, wall clock, the engine's memory reserved
+ * beforehand as `musket sim` and `musket play` do. Returns how many were
+ * timed (fewer if the game ends first), or -1 on an engine's or apply's
+ * failure (err filled). */
+static int move_times(const mk_ruleset *rs, const mk_scenario *sc, const mk_ai_config *level,
+                      int moves, long after, mk_action *acts, double *secs, mk_error *err)
+{
+    void *st = calloc(1, rs->state_size);
+    if (!st || rs->init(st, sc, 0, 7, NULL, err) != 0) {
+        if (!st)
+            mk_error_set(err, "internal", "out of memory");
+        free(st);
+        return -1;
+    }
+    mk_ai_config greedy;
+    mk_ai_config_init(&greedy);
+    greedy.engine = MK_AI_GREEDY;
+    mk_ai_reserve(rs, level);
+    int timed = 0, side = -1;
+    for (long n = 0; !rs->over(st) && timed < moves; n++) {
+        int to_move = rs->to_move(st);
+        if (n >= after && side < 0)
+            side = to_move;
+        bool ours = to_move == side;
+        mk_ai_config c = ours ? *level : greedy;
+        c.seed = 7 + (uint64_t)n * 0x9e3779b97f4a7c15ull;   /* a seed per move, as musket sim gives */
+        bool choice = ours && rs->legal(st, sc, acts, MK_MAX_ACTIONS) > 1;
+        mk_action a;
+        double t0 = now_s();
+        if (mk_ai_pick(rs, sc, st, &c, &a) != 0) {
+            mk_error_set(err, "internal", "%s found no action at action %ld", mk_ai_engine_name(c.engine), n);
+            timed = -1;
+            break;
+        }
+        if (choice)
+            secs[timed++] = now_s() - t0;
+        mk_events sink;
+        mk_events_init(&sink, NULL, 0);
+        if (rs->apply(st, sc, &a, &sink, err) != 0) {
+            timed = -1;
+            break;
+        }
+    }
+    free(st);
+    return timed;
+}
+
 static void usage(FILE *f)
 {
     fprintf(f,
             "usage: musket-bench [--runs R] [--seconds S] [--scenario ID] [--mcts-iterations I]\n"
             "       musket-bench --callgrind ID ACTIONS\n"
-            "       musket-bench --digest ID ACTIONS [--options MASK]\n\n"
+            "       musket-bench --digest ID ACTIONS [--options MASK]\n"
+            "       musket-bench --move-time LEVEL [--moves N] [--after A] [--scenario ID]\n\n"
             "Per built-in scenario: random playouts per second and actions per second on\n"
             "one core (raw states, memcpy clones), bytes per game state, and MCTS\n"
             "iterations per second from the opening position; medians of R runs (5) of\n"
@@ -146,7 +198,11 @@ static void usage(FILE *f)
             "      musket-bench --callgrind htl/tutorial 200000\n"
             "instructions per applied action = callgrind's total (Ir) / ACTIONS.\n"
             "--digest plays the same actions and prints a hash of every legal list and\n"
-            "state (two builds that print the same digest list and apply alike).\n");
+            "state (two builds that print the same digest list and apply alike).\n"
+            "--move-time times how long difficulty LEVEL (easy, normal, hard) thinks: per\n"
+            "scenario, a game of LEVEL against greedy, the first N (10) of its moves with\n"
+            "a choice, after A (0) actions of greedy against greedy; the longest and\n"
+            "median seconds, and how many went past the level's budget.\n");
 }
 
 /* The number that is all of s, in [lo, hi] and whole if asked, or a
@@ -172,7 +228,10 @@ int main(int argc, char **argv)
     const char *only = NULL, *cg_id = NULL;
     int digest = 0;
     uint64_t options = 0;
-    long cg_actions = 0;
+    long cg_actions = 0, after = 0;
+    const char *level_name = NULL;
+    int moves = 10;
+    bool move_opts = false;   /* --moves or --after given */
     for (int i = 1; i < argc; i++) {
         double v;
         if (strcmp(argv[i], "--runs") == 0 && i + 1 < argc) {
@@ -204,6 +263,18 @@ int main(int argc, char **argv)
             if (!number("ACTIONS", argv[++i], 1, 1e12, true, &v))
                 return 2;
             cg_actions = (long)v;
+        } else if (strcmp(argv[i], "--move-time") == 0 && i + 1 < argc) {
+            level_name = argv[++i];
+        } else if (strcmp(argv[i], "--moves") == 0 && i + 1 < argc) {
+            if (!number("--moves", argv[++i], 1, 10000, true, &v))
+                return 2;
+            moves = (int)v;
+            move_opts = true;
+        } else if (strcmp(argv[i], "--after") == 0 && i + 1 < argc) {
+            if (!number("--after", argv[++i], 0, 1e9, true, &v))
+                return 2;
+            after = (long)v;
+            move_opts = true;
         } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             usage(stdout);
             return 0;
@@ -211,6 +282,21 @@ int main(int argc, char **argv)
             usage(stderr);
             return 2;
         }
+    }
+    if ((move_opts && !level_name) || (level_name && cg_id)) {
+        if (level_name)
+            fprintf(stderr, "musket-bench: --move-time and --%s are two runs: give one\n",
+                    digest ? "digest" : "callgrind");
+        else
+            fprintf(stderr, "musket-bench: --moves and --after go with --move-time LEVEL\n");
+        return 2;
+    }
+    mk_ai_config level;
+    mk_ai_config_init(&level);
+    if (level_name && mk_ai_difficulty(&level, level_name) != 0) {
+        fprintf(stderr, "musket-bench: --move-time: '%s' is not a difficulty (easy, normal, hard)\n",
+                level_name);
+        return 2;
     }
     int nrs;
     const mk_ruleset *const *rss = mk_rulesets(&nrs);
@@ -267,6 +353,38 @@ int main(int argc, char **argv)
         free(cat);
         free(acts);
         return ncat < 0 ? 1 : 2;
+    }
+    if (level_name) {
+        double *secs = malloc(sizeof *secs * (size_t)moves);
+        printf("musket-bench: %s (mcts, %d ms a move, one thread) against greedy, its first %d moves "
+               "with a choice after %ld actions\n", level_name, level.budget_ms, moves, after);
+        printf("%-26s %6s %10s %10s %12s\n", "scenario", "moves", "longest s", "median s", "over budget");
+        int rc = 0;
+        for (int c = 0; c < ncat; c++) {
+            if (only && strcmp(only, cat[c].id) != 0)
+                continue;
+            mk_scenario *sc = mk_catalog_load(cat[c].id, rss, nrs, &err);
+            int k = sc ? move_times(sc->rs, sc, &level, moves, after, acts, secs, &err) : -1;
+            if (k < 0) {
+                printf("%-26s (%s)\n", cat[c].id, err.msg);
+                rc = 1;
+            } else {
+                double longest = 0;
+                int over = 0;
+                for (int j = 0; j < k; j++) {
+                    longest = secs[j] > longest ? secs[j] : longest;
+                    over += secs[j] > level.budget_ms / 1000.0;
+                }
+                printf("%-26s %6d %10.4f %10.4f %12d\n", cat[c].id, k, longest, k ? median(secs, k) : 0.0, over);
+            }
+            fflush(stdout);
+            mk_scenario_free(sc);
+        }
+        mk_ai_release();
+        free(secs);
+        free(cat);
+        free(acts);
+        return rc;
     }
     printf("musket-bench: medians of %d runs of %.2f s, one core\n", runs, seconds);
     printf("%-22s %12s %14s %8s %12s %12s %9s %9s\n", "scenario", "playouts/s", "actions/s",

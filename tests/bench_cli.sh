@@ -34,6 +34,24 @@ refuse --options 0xzz "--options: '0xzz' is not a mask"
 refuse --digest no/such-scenario 10 "no/such-scenario"
 refuse --scenario no/such-scenario "--scenario: no built-in scenario 'no/such-scenario'"
 refuse --frobnicate "usage: musket-bench"
+refuse --move-time nope "--move-time: 'nope' is not a difficulty (easy, normal, hard)"
+refuse --move-time easy --moves 0 "--moves: '0' is not a whole number from 1"
+refuse --move-time easy --after -1 "--after: '-1'"
+refuse --moves 3 "--moves and --after go with --move-time LEVEL"
+refuse --move-time easy --digest htl/tutorial 10 "--move-time and --digest are two runs"
+refuse --move-time easy --scenario no/such-scenario "--scenario: no built-in scenario"
+# --move-time times the level's own moves: 2 moves of easy (100 ms a move)
+# on the tutorial, each searched for most of its budget (a lower bound
+# only: a busy machine makes a move slower, never faster)
+out=$("$bench" --move-time easy --moves 2 --scenario htl/tutorial)
+rc=$?
+line=$(printf '%s\n' "$out" | grep '^htl/tutorial ')
+read -r _ moves longest median over <<<"$line"
+if [ $rc -ne 0 ] || [[ "$out" != *"easy (mcts, 100 ms a move, one thread) against greedy"* ]] || [ "$moves" != 2 ] ||
+    ! awk -v l="$longest" -v m="$median" 'BEGIN { exit !(l >= 0.05 && m >= 0.05 && m <= l) }'; then
+    echo "FAIL: --move-time easy --moves 2 --scenario htl/tutorial gave status $rc and '$out'"
+    fails=$((fails + 1))
+fi
 # the digest of the same actions is the same, and names them
 a=$("$bench" --digest htl/tutorial 500) || { echo "FAIL: --digest htl/tutorial 500 exited $?"; fails=$((fails + 1)); }
 b=$("$bench" --digest htl/tutorial 500)
