@@ -30,8 +30,8 @@ enum { MK_AI_RANDOM, MK_AI_GREEDY, MK_AI_MCTS, MK_AI_NENGINES };
  * Budget: budget_ms > 0 thinks for that long (wall clock; not
  * reproducible); else iterations > 0 runs that many MCTS iterations in all
  * (split over the threads); both 0: the engine's default (mcts: 1000
- * iterations). One thread, the same seed and an iteration budget give the
- * same action every time. */
+ * iterations). The same seed and an iteration budget give the same action
+ * every time, with any number of threads. */
 typedef struct mk_ai_config {
     int engine;          /* MK_AI_* */
     int budget_ms;       /* mcts: time per move, 0 = use iterations */

@@ -33,7 +33,7 @@
 static void play_usage(FILE *out)
 {
     fputs("usage: musket play [SCENARIO] [--seed N] [--option ID ...]\n"
-          "                   [--hotseat | --ai ENGINE] [--side SIDE | --watch]\n"
+          "                   [--hotseat | --ai ENGINE [--threads T]] [--side SIDE | --watch]\n"
           "                   [--record FILE] [--map MODE] [--no-color]\n"
           "\n"
           "Plays a game in the terminal. Each decision shows the map, the turn, the\n"
@@ -54,6 +54,8 @@ static void play_usage(FILE *out)
           "  --ai ENGINE     who the computer is: easy, normal (the default) or hard\n"
           "                  (Monte Carlo tree search thinking 0.1, 0.3 or 1 s a\n"
           "                  move), or an engine by name: mcts, greedy, random\n"
+          "  --threads T     the computer searches on T threads at once, in the same\n"
+          "                  time a move (default 1; at most one per core helps)\n"
           "  --side SIDE     the side you play against the computer (default: the\n"
           "                  side that moves first)\n"
           "  --watch         the computer plays both sides; you watch the actions\n"
@@ -1239,6 +1241,7 @@ static int parse_args(int argc, char **argv, play_args *A)
     mk_ai_config_init(&A->ai);
     mk_ai_difficulty(&A->ai, "normal");
     A->ai_name = "normal";
+    int threads = 0;   /* --threads: the computer's search threads (0: not given) */
     for (int i = 1; i < argc; i++) {
         const char *o = argv[i];
         bool has_next = i + 1 < argc;
@@ -1253,7 +1256,8 @@ static int parse_args(int argc, char **argv, play_args *A)
             A->watch = true;
         } else if (strcmp(o, "--seed") == 0 || strcmp(o, "--option") == 0 ||
                    strcmp(o, "--ai") == 0 || strcmp(o, "--side") == 0 ||
-                   strcmp(o, "--record") == 0 || strcmp(o, "--map") == 0) {
+                   strcmp(o, "--record") == 0 || strcmp(o, "--map") == 0 ||
+                   strcmp(o, "--threads") == 0) {
             if (!has_next) {
                 fprintf(stderr, "musket play: %s needs a value (see musket play --help)\n", o);
                 return 2;
@@ -1279,6 +1283,14 @@ static int parse_args(int argc, char **argv, play_args *A)
                     return 2;
                 }
                 A->ai_name = v;
+            } else if (strcmp(o, "--threads") == 0) {
+                uint64_t t;
+                if (!parse_u64(v, &t) || t < 1 || t > MK_AI_THREADS_MAX) {
+                    fprintf(stderr, "musket play: --threads '%s' is not a whole number from 1 to %d\n", v,
+                            MK_AI_THREADS_MAX);
+                    return 2;
+                }
+                threads = (int)t;
             } else if (strcmp(o, "--side") == 0) {
                 A->side = v;
             } else if (strcmp(o, "--map") == 0) {
@@ -1315,6 +1327,13 @@ static int parse_args(int argc, char **argv, play_args *A)
         fputs("musket play: --watch excludes --hotseat and --side\n", stderr);
         return 2;
     }
+    if (threads && (A->hotseat || A->ai.engine != MK_AI_MCTS)) {
+        fprintf(stderr, "musket play: --threads is for the computer's search (--ai easy, normal, hard "
+                        "or mcts), not %s\n", A->hotseat ? "--hotseat" : A->ai_name);
+        return 2;
+    }
+    if (threads)
+        A->ai.threads = threads;
     if (!A->scenario)
         A->scenario = DEFAULT_SCENARIO;
     if (!A->seed_given)

@@ -646,6 +646,8 @@ static void usage(FILE *f)
         "  --tree-depth D      mcts: most tree actions before a rollout (1: flat, 0: no\n"
         "                      limit; default: the ruleset's, docs/ai.md)\n"
         "  --threads T         games played at once, one per thread (default 1)\n"
+        "  --search-threads T  mcts: each move searched on T threads at once (root\n"
+        "                      parallelism; default 1), so a game uses T cores\n"
         "  --option ID         turn an optional rule on (repeatable)\n"
         "  --max-actions M     stop a game after M actions, as a draw (default %d)\n"
         "  --json F, --csv F   every game's number, seed, engines, winner, VP, length\n"
@@ -743,7 +745,7 @@ static int setup(int argc, char **argv, bool root, study **out, sim_args *o)
 {
     const char *scenario = NULL;
     const char *eng[2] = {NULL, NULL};
-    long rollout = -1, explore_pct = -1, tree_depth = -1, rollout_k = -1;
+    long rollout = -1, explore_pct = -1, tree_depth = -1, rollout_k = -1, search_threads = 1;
     long n = 0, seed = 1, max_actions = MK_MATCH_MAX_ACTIONS, samples = 8;
     long budget[2] = {-1, -1}, iters[2] = {-1, -1}, all_budget = -1, all_iters = -1;
     const char *option_ids[MK_MAX_OPTIONS];
@@ -793,6 +795,8 @@ static int setup(int argc, char **argv, bool root, study **out, sim_args *o)
             target = &seed, lo = 0, hi = 0x7fffffffffffffffL;
         else if (strcmp(a, "--threads") == 0)
             target = &o->threads, lo = 1, hi = SIM_MAX_THREADS;
+        else if (strcmp(a, "--search-threads") == 0)
+            target = &search_threads, lo = 1, hi = MK_AI_THREADS_MAX;
         else if (strcmp(a, "--max-actions") == 0)
             target = &max_actions, lo = 1, hi = 100000000;
         else if (strcmp(a, "--rollout-depth") == 0 && strcmp(v, "horizon") == 0)
@@ -863,6 +867,7 @@ static int setup(int argc, char **argv, bool root, study **out, sim_args *o)
             c->tree_depth = (int)tree_depth;
         if (rollout_k > 0)
             c->rollout_k = (int)rollout_k;
+        c->threads = (int)search_threads;
         if (c->engine == MK_AI_MCTS) {
             if (c->budget_ms > 0)
                 snprintf(s->label[k], sizeof s->label[k], "mcts %d ms", c->budget_ms);
@@ -888,6 +893,10 @@ static int setup(int argc, char **argv, bool root, study **out, sim_args *o)
             if (c->rollout_k > 0) {
                 size_t l = strlen(s->label[k]);
                 snprintf(s->label[k] + l, sizeof s->label[k] - l, " k %d", c->rollout_k);
+            }
+            if (c->threads > 1) {
+                size_t l = strlen(s->label[k]);
+                snprintf(s->label[k] + l, sizeof s->label[k] - l, " %d threads", c->threads);
             }
         } else {
             snprintf(s->label[k], sizeof s->label[k], "%s", mk_ai_engine_name(c->engine));

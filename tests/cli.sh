@@ -163,23 +163,39 @@ printf '1\nq\n' | "$musket" play htl/tutorial --seed 3 --no-color >"$tmp/play.ou
 rc=$?
 if [ $rc -eq 0 ]; then ok; else bad "play with piped input: exit $rc"; tail -5 "$tmp/play.out" >&2; fi
 
-# whole_game SCENARIO SIDE RULE: a whole game against the computer's mcts
-# (easy: 0.1 s a move) playing SIDE, the person always taking the first
-# action listed: it ends, and each of the computer's actions is followed by
-# an event citing a section of RULE (HtL, H&M), as a person's is.
+# The computer's search threads: refused where there is no search.
+expect 2 "play --threads 0" -- "$musket" play htl/tutorial --threads 0
+contains "$tmp/err" "--threads '0' is not a whole number from 1 to 64" "play --threads 0"
+expect 2 "play --threads with greedy" -- "$musket" play htl/tutorial --ai greedy --threads 2
+contains "$tmp/err" "--threads is for the computer's search (--ai easy, normal, hard or mcts), not greedy" \
+  "play --threads with greedy"
+expect 2 "play --threads in hotseat" -- "$musket" play htl/tutorial --hotseat --threads 2
+contains "$tmp/err" "not --hotseat" "play --threads in hotseat"
+expect 0 "sim --search-threads" -- "$musket" sim htl/tutorial -n 2 --a mcts --b greedy --iterations 50 \
+  --search-threads 2 --quiet
+contains "$tmp/out" "A mcts 50 it 2 threads" "sim --search-threads names the engine"
+expect 2 "sim --search-threads 0" -- "$musket" sim htl/tutorial -n 2 --a mcts --b greedy --search-threads 0
+contains "$tmp/err" "--search-threads: '0' is not a whole number from 1 to 64" "sim --search-threads 0"
+
+# whole_game SCENARIO SIDE RULE [OPTION...]: a whole game against the
+# computer's mcts (easy: 0.1 s a move) playing SIDE, the person always
+# taking the first action listed: it ends, and each of the computer's
+# actions is followed by an event citing a section of RULE (HtL, H&M), as
+# a person's is.
 whole_game() {
-  local out="$tmp/whole-${1//\//-}.out" rc moves unexplained
-  yes 1 | "$musket" play "$1" --ai easy --seed 5 --no-color --map off >"$out" 2>&1
+  local out="$tmp/whole-${1//\//-}${4:-}.out" rc moves unexplained
+  yes 1 | "$musket" play "$1" --ai easy --seed 5 --no-color --map off "${@:4}" >"$out" 2>&1
   rc=$?
   moves=$(grep -c "^$2 (computer): " "$out")
   unexplained=$(awk -v who="^$2 \\(computer\\): " -v rule="\\($3 [0-9]" '
     $0 ~ who { if (want) n++; want = 1; next }
     want { if ($0 !~ rule) n++; want = 0 } END { print n + 0 }' "$out")
   if [ $rc -eq 0 ] && grep -q '^Game over: ' "$out" && [ "$moves" -ge 10 ] && [ "$unexplained" -eq 0 ]; then
-    ok; else bad "whole game of $1 against mcts: exit $rc, $moves computer actions, $unexplained without a rule"
+    ok; else bad "whole game of $1 ${*:4} against mcts: exit $rc, $moves computer actions, $unexplained without a rule"
     tail -5 "$out" >&2; fi
 }
 whole_game htl/tutorial american HtL
+whole_game htl/tutorial american HtL --threads 2
 whole_game hm/fraustadt saxon 'H&M'
 
 echo "cli: $passed passed, $failed failed"

@@ -160,7 +160,7 @@ static void test_greedy_toy(const mk_scenario *sc)
     CHECK(differ > 0);
 }
 
-/* Same seed, iterations and one thread: the same action, every time. */
+/* Same seed and iterations, on one thread or two: the same action, every time. */
 static void test_determinism(const mk_ruleset *rs, const mk_scenario *sc, int iterations)
 {
     void *st = calloc(1, rs->state_size), *st2 = calloc(1, rs->state_size);
@@ -181,6 +181,18 @@ static void test_determinism(const mk_ruleset *rs, const mk_scenario *sc, int it
         CHECK(mk_action_equal(&a, &b));
         CHECK(memcmp(st, st2, rs->state_size) == 0);   /* the state is not touched */
         CHECK(is_legal(rs, sc, st, &a));
+        /* Two threads with an iteration budget too: each runs its fixed
+         * share with its own seed (root parallelism), so the whole search,
+         * not only its choice, is the same (`musket sim --search-threads`
+         * is reproducible). */
+        cfg.threads = 2;
+        mk_ai_stats sa, sb;
+        CHECK(mk_ai_pick_stats(rs, sc, st, &cfg, &a, &sa) == 0);
+        CHECK(mk_ai_pick_stats(rs, sc, st, &cfg, &b, &sb) == 0);
+        CHECK(mk_action_equal(&a, &b));
+        CHECK(sa.iterations == sb.iterations && sa.iterations <= iterations);   /* (0: one legal action, no search) */
+        CHECK(sa.value == sb.value && sa.nodes == sb.nodes && sa.rollout_actions == sb.rollout_actions);
+        cfg.threads = 1;
         /* Greedy too. */
         cfg.engine = MK_AI_GREEDY;
         CHECK(mk_ai_pick(rs, sc, st, &cfg, &a) == 0);
