@@ -356,6 +356,12 @@ int main(int argc, char **argv)
     }
     if (level_name) {
         double *secs = malloc(sizeof *secs * (size_t)moves);
+        if (!secs) {
+            fprintf(stderr, "musket-bench: out of memory\n");
+            free(cat);
+            free(acts);
+            return 1;
+        }
         printf("musket-bench: %s (mcts, %d ms a move, one thread) against greedy, its first %d moves "
                "with a choice after %ld actions\n", level_name, level.budget_ms, moves, after);
         printf("%-26s %6s %10s %10s %12s\n", "scenario", "moves", "longest s", "median s", "over budget");
