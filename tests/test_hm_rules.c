@@ -348,6 +348,26 @@ static void t_skirmish(void)
     CHECK_EQ(s->pending, HP_SK_MOVE);
     CHECK_EQ(act("{\"type\":\"choose\",\"choice\":\"C5\"}"), 0);
     CHECK(at("i", "C5"));
+    /* either half declined is logged with its rule, as a taken one is */
+    load("small", "", U("i", "a", "irregular", 2, "D5") "," U("m", "b", "militia", 2, "E5"), NULL,
+         0);
+    force(3, 1, 1, 1);
+    CHECK_EQ(act("{\"type\":\"skirmish\",\"unit\":\"i\",\"target\":\"E5\",\"fire_first\":true}"),
+             0);
+    CHECK_EQ(s->pending, HP_SK_MOVE);
+    CHECK_EQ(act("{\"type\":\"choose\",\"choice\":\"no\"}"), 0);
+    CHECK(at("i", "D5") && s->pending == HP_NONE);
+    const mk_event *d = find("decline", NULL);
+    CHECK(d->text && strcmp(d->text, "move_after_firing") == 0 && d->unit == uid("i") && d->rule &&
+          strstr(d->rule, "H&M 7 Skirmish Action") != NULL);
+    load("small", "", U("i", "a", "irregular", 2, "C5") "," U("m", "b", "militia", 2, "E5"), NULL,
+         0);
+    CHECK_EQ(act("{\"type\":\"skirmish\",\"unit\":\"i\",\"path\":[\"D5\"]}"), 0);
+    CHECK_EQ(s->pending, HP_SK_FIRE);
+    CHECK_EQ(act("{\"type\":\"choose\",\"choice\":\"no\"}"), 0);
+    CHECK_EQ(mp("m"), 2);
+    d = find("decline", NULL);
+    CHECK(d->text && strcmp(d->text, "fire_after_moving") == 0 && d->unit == uid("i"));
     /* militia cannot skirmish */
     load("small", "", U("i", "a", "militia", 2, "D5") "," U("m", "b", "militia", 2, "E5"), NULL, 0);
     CHECK_EQ(listed(HA_SKIRMISH, "i", NULL), 0);

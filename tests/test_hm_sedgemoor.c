@@ -261,6 +261,11 @@ int main(void)
     CHECK_EQ(s->pending, HP_ADVANCE);
     CHECK_EQ(act("{\"type\":\"choose\",\"choice\":\"no\"}"), 0);
     CHECK_STR(hex("K-LI-G6"), "G6");
+    /* the declined advance is logged, as a taken one is (the log explains
+     * every choice, the computer's too: tests/cli.sh) */
+    CHECK(ev.n == 1 && strcmp(ev.ev[0].type, "decline") == 0 && ev.ev[0].text &&
+          strcmp(ev.ev[0].text, "advance") == 0 && ev.ev[0].unit == uid("K-LI-G6") &&
+          ev.ev[0].hex == s->u[uid("K-LI-G6")].hex && strstr(ev.ev[0].rule, "H&M 8") != NULL);
     /* cavalry H7 charges the militia in H5 via H6 for 2 CAP: no morale roll
      * for Light Footmen; 3, 1, 7 +1 River, hits on 5 -> one hit; retreat to
      * G4; the cavalry must advance to H5 */

@@ -113,6 +113,9 @@ export function describe(e) {
     case 'advance':
       text = `${who} advances ${e.from ? e.from + ' ' : ''}→ ${e.to || '?'}`;
       break;
+    case 'decline':   // H&M: an advance, a skirmisher's move or fire, a re-roll, a momentum charge not taken
+      text = `${who ? who + ' ' : ''}does not ${words(e.text || 'act')}${e.hex ? ' (at ' + e.hex + ')' : ''}`;
+      break;
     case 'turn_end':
       text = 'The turn ends';
       break;

@@ -260,6 +260,18 @@ static void form_mods(const hm_state *s, const mk_scenario *sc, int roller, int 
     }
 }
 
+/* A decision answered "no" (an advance, a skirmisher's second half, a
+ * re-roll, a charge's momentum): logged, so that every choice, the
+ * computer's too, reads in the event log with its rule (docs/ai.md). */
+static void declined(const hm_state *s, int unit, const char *what, const char *rule, mk_events *ev)
+{
+    mk_event *e = mk_events_add(ev, "decline");
+    e->unit = (int16_t)unit;
+    e->hex = unit >= 0 ? s->u[unit].hex : MK_NO_HEX;
+    e->text = what;
+    e->rule = rule;
+}
+
 static void set_pending(hm_state *s, int p, int side)
 {
     s->pending = (int8_t)p;
@@ -1608,6 +1620,8 @@ void hm_choose(hm_state *s, const mk_scenario *sc, const mk_action *a, mk_events
             e->to = cb->hex;
             e->rule = "H&M 8: advance after R1 fire";
             hm_enter(s, sc, cb->attacker, cb->hex, ev);
+        } else {
+            declined(s, cb->attacker, "advance", "H&M 8: advance after R1 fire (declined)", ev);
         }
         break;
     case HP_MOMENTUM:
@@ -1622,6 +1636,7 @@ void hm_choose(hm_state *s, const mk_scenario *sc, const mk_action *a, mk_events
             hm_combat_start(s, sc, HA_CLOSE, att, a->target, ev);
             return;
         }
+        declined(s, cb->attacker, "charge_again", "H&M 15 Charge Momentum (declined)", ev);
         break;
     case HP_FACE: { /* 13 Facing: the chosen facing; a skirmish fires next */
         int u = s->mv.unit;
@@ -1669,6 +1684,8 @@ void hm_choose(hm_state *s, const mk_scenario *sc, const mk_action *a, mk_events
                 return;
             }
         }
+        if (a->flags != HW_YES)
+            declined(s, cb->rr_unit, "reroll", "H&M 15 Leader Re-Rolls (declined)", ev);
         if (!cb->on) { /* an ambush's dice (H&M 7): its hits, then the move goes on */
             hm_ambush_finish(s, sc, ev);
             hm_move_run(s, sc, ev);
@@ -1696,6 +1713,8 @@ void hm_choose(hm_state *s, const mk_scenario *sc, const mk_action *a, mk_events
             m.npath = 1;
             m.path[0] = a->target;
             hm_move_start(s, sc, &m, ev);
+        } else {
+            declined(s, u, "move_after_firing", "H&M 7 Skirmish Action: move a hex after firing (declined)", ev);
         }
         return;
     }
@@ -1705,6 +1724,8 @@ void hm_choose(hm_state *s, const mk_scenario *sc, const mk_action *a, mk_events
         s->sk_phase = 0;
         if (a->flags == HW_HEX)
             hm_combat_start(s, sc, HA_FIRE, u, a->target, ev);
+        else
+            declined(s, u, "fire_after_moving", "H&M 7 Skirmish Action: fire after moving (declined)", ev);
         return;
     }
     default:
