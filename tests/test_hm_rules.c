@@ -329,6 +329,18 @@ static void t_ambush(void)
     CHECK_EQ(s->pending, HP_NONE);
 }
 
+/* An irregular in D5 fires first at the militia in E5 (three forced 1s), and is
+ * asked where to move. */
+static void skirmish_fire_first(void)
+{
+    load("small", "", U("i", "a", "irregular", 2, "D5") "," U("m", "b", "militia", 2, "E5"), NULL,
+         0);
+    force(3, 1, 1, 1);
+    CHECK_EQ(act("{\"type\":\"skirmish\",\"unit\":\"i\",\"target\":\"E5\",\"fire_first\":true}"),
+             0);
+    CHECK_EQ(s->pending, HP_SK_MOVE);
+}
+
 /* H&M 7 Skirmish: move then fire, fire then move. */
 static void t_skirmish(void)
 {
@@ -340,21 +352,11 @@ static void t_skirmish(void)
     CHECK_EQ(act("{\"type\":\"choose\",\"choice\":\"E5\"}"), 0);
     CHECK_EQ(mp("m"), 1);
     CHECK_EQ(s->cap, 9);
-    load("small", "", U("i", "a", "irregular", 2, "D5") "," U("m", "b", "militia", 2, "E5"), NULL,
-         0);
-    force(3, 1, 1, 1);
-    CHECK_EQ(act("{\"type\":\"skirmish\",\"unit\":\"i\",\"target\":\"E5\",\"fire_first\":true}"),
-             0);
-    CHECK_EQ(s->pending, HP_SK_MOVE);
+    skirmish_fire_first();
     CHECK_EQ(act("{\"type\":\"choose\",\"choice\":\"C5\"}"), 0);
     CHECK(at("i", "C5"));
     /* either half declined is logged with its rule, as a taken one is */
-    load("small", "", U("i", "a", "irregular", 2, "D5") "," U("m", "b", "militia", 2, "E5"), NULL,
-         0);
-    force(3, 1, 1, 1);
-    CHECK_EQ(act("{\"type\":\"skirmish\",\"unit\":\"i\",\"target\":\"E5\",\"fire_first\":true}"),
-             0);
-    CHECK_EQ(s->pending, HP_SK_MOVE);
+    skirmish_fire_first();
     CHECK_EQ(act("{\"type\":\"choose\",\"choice\":\"no\"}"), 0);
     CHECK(at("i", "D5") && s->pending == HP_NONE);
     const mk_event *d = find("decline", NULL);
