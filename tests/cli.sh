@@ -195,6 +195,7 @@ whole_game() {
     tail -5 "$out" >&2; fi
 }
 whole_game htl/tutorial american HtL
+whole_game htl/tutorial american HtL --threads 2
 whole_game hm/fraustadt saxon 'H&M'
 
 echo "cli: $passed passed, $failed failed"
