@@ -39,6 +39,17 @@ mk_event *mk_events_add(mk_events *s, const char *type)
     return e;
 }
 
+/* See event.h. */
+mk_event *mk_events_decline(mk_events *s, int unit, int hex, const char *what, const char *rule)
+{
+    mk_event *e = mk_events_add(s, "decline");
+    e->unit = (int16_t)unit;
+    e->hex = (int16_t)hex;
+    e->text = what;
+    e->rule = rule;
+    return e;
+}
+
 /* Appends a value (a die read, a list entry) to e; past MK_EV_VALUES the
  * extra values are dropped. */
 void mk_event_value(mk_event *e, int value)

@@ -47,6 +47,12 @@ void mk_events_init(mk_events *s, mk_event *ev, int cap);
 /* Appends an event of the given type with every field unset, and returns
  * it (the scratch event if the sink is full; never NULL). */
 mk_event *mk_events_add(mk_events *s, const char *type);
+/* A decision answered "no" (an advance not taken, an opportunity fire
+ * held, a re-roll refused): a "decline" event naming what was not done
+ * (`what`, a static word) and the rule that offered it, so that every
+ * choice, the computer's too, reads in the log with its rule (docs/ai.md,
+ * "Difficulty levels"). unit -1 and hex MK_NO_HEX for none. */
+mk_event *mk_events_decline(mk_events *s, int unit, int hex, const char *what, const char *rule);
 /* Adds a value / modifier to an event; extra ones past the limits are dropped. */
 void mk_event_value(mk_event *e, int value);
 void mk_event_mod(mk_event *e, int value, const char *why);

@@ -175,17 +175,19 @@ expect 2 "--watch with --hotseat" -- "$musket" play bar/1-lees-repulse --watch -
 expect 2 "--map with a bad mode" -- "$musket" play bar/1-lees-repulse --map sideways
 
 # Against the computer's mcts (easy), the person taking the first action
-# listed, 300 times: every computer action that does something is followed
-# by an event citing its rule, as a person's is. Passing on (ending a
-# segment or the activation, declining an opportunity charge) changes
-# nothing to explain and prints no event, for either.
+# listed, 300 times: every computer action is followed by an event citing
+# its rule, as a person's is; passing on too (ending a segment or the
+# activation: an `end` event; an opportunity charge not made: `decline`).
 yes 1 | head -300 | "$musket" play bar/1-lees-repulse --ai easy --seed 5 --no-color --map off \
   >"$tmp/vs.out" 2>&1
 rc=$?
 moves=$(grep -c '^british (computer): ' "$tmp/vs.out")
-unexplained=$(awk '/^british \(computer\): /{ if (want) n++; want = $0 !~ /: (End |No Opportunity Charge)/; next }
+passes=$(grep -A1 '^british (computer): End ' "$tmp/vs.out" | grep -c '^    end: ')
+unexplained=$(awk '/^british \(computer\): /{ if (want) n++; want = 1; next }
   want { if ($0 !~ /\((Monmouth|Series) /) { n++; print > "/dev/stderr" }; want = 0 }
   END { print n + 0 }' "$tmp/vs.out")
+[ "$passes" -ge 5 ] && ok || bad "play against mcts: $passes of the computer's ends of a segment logged as such"
+
 if [ $rc -eq 0 ] && [ "$moves" -ge 20 ] && [ "$unexplained" -eq 0 ]; then
   ok; else bad "play against mcts: exit $rc, $moves computer actions, $unexplained without a rule"; fi
 

@@ -105,7 +105,13 @@ static void test_2_3b_countercharge(void)
         s->side = BAR_BRITISH;
         CHECK_EQ(act("{\"type\":\"activate\",\"command\":\"HC\"}"), 0);
         CHECK_EQ(act("{\"type\":\"next\"}"), 0);
+        /* passing on is logged, with the segment it ends (docs/ai.md) */
+        const mk_event *end = find_ev("end", NULL);
+        CHECK(end && end->text && strcmp(end->text, "movement_segment") == 0 && end->side == BAR_BRITISH &&
+              end->rule && strncmp(end->rule, "Monmouth 1.2d", 13) == 0);
         CHECK_EQ(act("{\"type\":\"next\"}"), 0);
+        end = find_ev("end", NULL);
+        CHECK(end && end->text && strcmp(end->text, "fire_combat_segment") == 0);
         CHECK_EQ(s->phase, BP_CC);
         CHECK_EQ(bar_charge_end(s, sc, cav, t), e);
         snprintf(js, sizeof js, "{\"type\":\"close_combat\",\"unit\":\"16 Da\",\"target\":\"%s\",\"charge\":true}", lt);
@@ -141,6 +147,9 @@ static void test_2_3b_countercharge(void)
             force(5, 11, 99, 99, 9, 99);   /* 11: the defensive fire misses */
             CHECK_EQ(act("{\"type\":\"countercharge\",\"unit\":null}"), 0);
             CHECK(find_ev("countercharge", NULL) == NULL);
+            const mk_event *d = find_ev("decline", NULL);   /* logged, with the charger */
+            CHECK(d && d->text && strcmp(d->text, "countercharge") == 0 && d->other == cav && d->rule &&
+                  strstr(d->rule, "Monmouth 2.3b") != NULL);
             const mk_event *r = find_ev("roll", "close_combat");
             CHECK(r && r->other == u && r->points == x->p[cav].cv + x->se.cc_charge - x->p[u].cv);
             CHECK_EQ(s->pc[am].hex, n);

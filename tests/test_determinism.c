@@ -163,6 +163,24 @@ static void check_invariants(const mk_game *g, const char *where, int step)
     }
 }
 
+/* Every action, whoever chose it, is explained in the event log: one of
+ * the events it logs cites the rule it applied (issue 4: "the AI's moves
+ * are explained in the event log like anyone else's"; a pass or a
+ * declined decision logs an event too). `before` is the action's JSON as
+ * listed before it was applied. */
+static void explained(const mk_game *g, const char *where, json_t *before, int step)
+{
+    bool cited = false;
+    for (int k = 0; k < g->sink.n && !cited; k++)
+        cited = g->sink.ev[k].rule && g->sink.ev[k].rule[0];
+    char *txt = cited ? NULL : json_dumps(before, JSON_COMPACT);
+    INV(cited, "%s step %d: %s logged %d events, none citing a rule", where, step, txt ? txt : "?",
+        g->sink.n);
+    if (txt && getenv("MUSKET_UNEXPLAINED"))
+        fprintf(stderr, "UNEXPL %s %s\n", where, txt);
+    free(txt);
+}
+
 /* Plays one game of engine (-1: random) from seed; returns it (caller frees). */
 static mk_game *play(const char *id, uint64_t seed, int engine, int *steps, bool check)
 {
@@ -196,14 +214,19 @@ static mk_game *play(const char *id, uint64_t seed, int engine, int *steps, bool
         }
         if (rc != 0)
             break;
+        json_t *before = check ? mk_game_action_json(g, &a) : NULL;
         if (mk_game_act(g, &a, &err) != 0) {
+            json_decref(before);
             fprintf(stderr, "%s seed %llu step %d: a chosen action was refused: %s\n", id,
                     (unsigned long long)seed, *steps, err.msg);
             break;
         }
         (*steps)++;
-        if (check)
+        if (check) {
             check_invariants(g, id, *steps);
+            explained(g, id, before, *steps);
+        }
+        json_decref(before);
     }
     return g;
 }

@@ -322,6 +322,15 @@ static void t_ambush(void)
     force(1, 6);
     CHECK_EQ(act("{\"type\":\"choose\",\"choice\":\"i\"}"), 0);
     CHECK_EQ(mp("i"), 1);
+    /* not taken: the log says so, with its rule and the unit let pass */
+    load("small", "\"G5\":\"woods\"",
+         U("i", "b", "irregular", 2, "G5") "," U("li", "a", "line", 3, "E5"), NULL, 0);
+    CHECK_EQ(act("{\"type\":\"move\",\"unit\":\"li\",\"path\":[\"F5\"]}"), 0);
+    CHECK_EQ(act("{\"type\":\"choose\",\"choice\":\"no\"}"), 0);
+    CHECK(at("li", "F5") && mp("li") == 3 && s->pending == HP_NONE);
+    const mk_event *d = find("decline", NULL);
+    CHECK(d->text && strcmp(d->text, "ambush") == 0 && d->other == uid("li") && d->side == 1 && d->rule &&
+          strcmp(d->rule, "H&M 7 Ambush") == 0);
     /* militia do not ambush */
     load("small", "\"G5\":\"woods\"",
          U("i", "b", "militia", 2, "G5") "," U("li", "a", "line", 3, "E5"), NULL, 0);
@@ -467,6 +476,17 @@ static void t_ac(void)
     CHECK_EQ(s->ac[0], uid("w"));
     CHECK_EQ(s->cap, 2);
     CHECK_EQ(s->seize_left[0], 2);
+    /* the retry refused: no AC, the CAP kept, and the log says so */
+    s->ac[0] = -1;
+    s->u[uid("w")].flags &= (uint8_t)~HU_TWICE;
+    force(1, 5);
+    hm_ac_attempt(s, sc, &ev);
+    CHECK_EQ(s->pending, HP_AC_RETRY);
+    CHECK_EQ(act("{\"type\":\"choose\",\"choice\":\"no\"}"), 0);
+    CHECK(s->ac[0] == -1 && s->cap == 2 && s->pending == HP_NONE);
+    const mk_event *d = find("decline", NULL);
+    CHECK(d->text && strcmp(d->text, "retry_ac_replacement") == 0 && d->side == 0 && d->rule &&
+          strcmp(d->rule, "H&M 9 AC Replacement") == 0);
 }
 
 /* 15 Second Order (on/off). */
@@ -628,6 +648,18 @@ static void t_momentum(void)
     CHECK_EQ(act("{\"type\":\"choose\",\"choice\":\"E4\"}"), 0);
     CHECK_EQ(s->cap, 7);
     CHECK_EQ(s->pending, HP_RETREAT);
+    /* declined: no second charge, the CAP kept, logged with its rule */
+    load("small", "", u, NULL, 1ull << HO_MOMENTUM);
+    force(3, 1, 1, 1);
+    CHECK_EQ(act("{\"type\":\"charge\",\"unit\":\"c\",\"path\":[\"D5\"],\"target\":\"E5\"}"), 0);
+    CHECK_EQ(act("{\"type\":\"choose\",\"choice\":\"F5\"}"), 0);
+    CHECK_EQ(s->pending, HP_MOMENTUM);
+    int cap = s->cap;
+    CHECK_EQ(act("{\"type\":\"choose\",\"choice\":\"no\"}"), 0);
+    CHECK(s->cap == cap && s->pending == HP_NONE && at("c", "E5"));
+    const mk_event *d = find("decline", NULL);
+    CHECK(d->text && strcmp(d->text, "charge_again") == 0 && d->unit == uid("c") && d->rule &&
+          strcmp(d->rule, "H&M 15 Charge Momentum") == 0);
     load("small", "", u, NULL, 0);
     force(3, 1, 1, 1);
     CHECK_EQ(act("{\"type\":\"charge\",\"unit\":\"c\",\"path\":[\"D5\"],\"target\":\"E5\"}"), 0);
@@ -978,6 +1010,15 @@ static void t_seize(void)
     CHECK_EQ(s->active, 0);
     CHECK_EQ(s->stored[1], 1);
     CHECK_EQ(s->seize_left[1], 1);
+    /* not tried: the stored CAP kept, and the log says who declined */
+    s->pending = HP_SEIZE;
+    s->decider = s->to_move = 1;
+    force(1, 1);
+    CHECK_EQ(act("{\"type\":\"choose\",\"choice\":\"no\"}"), 0);
+    CHECK(s->stored[1] == 1 && s->pending == HP_NONE);
+    const mk_event *d = find("decline", NULL);
+    CHECK(d->text && strcmp(d->text, "seize_the_initiative") == 0 && d->side == 1 && d->rule &&
+          strcmp(d->rule, "H&M 9 Seize the Initiative") == 0);
 }
 
 /* 15 Leader Re-Rolls (on/off): as many as the AC's rating, lost with him. */
@@ -1001,6 +1042,9 @@ static void t_rerolls(void)
     CHECK_EQ(s->pending, HP_NONE);
     CHECK_EQ(mp("z"), 1);
     CHECK_EQ(s->rerolls[0], 1);
+    const mk_event *d = find("decline", NULL);   /* the second one refused, logged */
+    CHECK(d->text && strcmp(d->text, "reroll") == 0 && d->rule &&
+          strcmp(d->rule, "H&M 15 Leader Re-Rolls") == 0);
 }
 
 /* H&M 12: the SSRs change dice and DRMs (the play example covers the rest). */

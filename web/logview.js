@@ -113,8 +113,15 @@ export function describe(e) {
     case 'advance':
       text = `${who} advances ${e.from ? e.from + ' ' : ''}→ ${e.to || '?'}`;
       break;
-    case 'decline':   // H&M: an advance, a skirmisher's move or fire, a re-roll, a momentum charge not taken
-      text = `${who ? who + ' ' : ''}does not ${words(e.text || 'act')}${e.hex ? ' (at ' + e.hex + ')' : ''}`;
+    case 'decline':   // a decision answered no: an advance, a re-roll, an opportunity fire held, ...
+      text = `${who ? who + ' ' : e.side ? e.side + ' ' : ''}does not ${words(e.text || 'act')}` +
+        `${e.other ? ' against ' + e.other : ''}${e.hex ? ' (at ' + e.hex + ')' : ''}`;
+      break;
+    case 'end':       // BAR: a segment, the activation or the deployment ended by its side
+      text = `${e.side ? e.side + ': ' : ''}end of the ${words(e.text || 'segment')}`;
+      break;
+    case 'displacement':   // H&M 8: a retreat waits for its owner's choice
+      text = `${who} retreats${e.to ? ' to ' + e.to : ''}: ${words(e.text || 'displacement')}`;
       break;
     case 'turn_end':
       text = 'The turn ends';

@@ -1154,6 +1154,38 @@ static int legal(const void *st, const mk_scenario *sc, mk_action *out, int cap)
     }
 }
 
+/* What a `next` ends, logged first, so that passing on reads in the log
+ * with its rule as every other action does (docs/ai.md, "Difficulty
+ * levels"); what follows (the End Turn roll, the Disorder checks at the
+ * end of a Movement Segment) is logged after it. */
+static void next_event(const bar_state *s, mk_events *ev)
+{
+    const char *what = "activation", *rule = "Monmouth 1.2d; the sequence is ours, docs/bar.md";
+    switch (s->phase) {
+    case BP_DEPLOY: what = "deployment", rule = "Monmouth 7.xb B (option bar.deploy)"; break;
+    case BP_GUARD: what = "baggage_train_guard", rule = "Monmouth 7.4a F"; break;
+    case BP_MOVE:
+        what = s->sr_mode == BSR_MOVE    ? "free_movement_segment"
+               : s->sr_mode == BSR_CLOSE ? "advance_before_close_combat"
+                                         : "movement_segment";
+        if (s->sr_mode)
+            rule = s->sr_mode == BSR_MOVE ? "Monmouth 6.2f" : "Monmouth 6.2d C";
+        break;
+    case BP_FIRE:
+        what = s->sr_mode ? "free_fire_combat_segment" : "fire_combat_segment";
+        if (s->sr_mode)
+            rule = "Monmouth 6.2d";
+        break;
+    default:
+        if (s->sr_mode)
+            what = "free_close_combat_segment", rule = "Monmouth 6.2d";
+        break;
+    }
+    mk_event *e = bar_ev(ev, "end", rule);
+    e->side = s->side;
+    e->text = what;
+}
+
 /* Is a legal now? legal() is the one authority, but listing every piece's
  * actions (and every fire target's line of sight) to check one was most of
  * an action's cost: the movement, fire and close combat generators list
@@ -1246,6 +1278,7 @@ static int apply(void *st, const mk_scenario *sc, const mk_action *a, mk_events 
         bar_apply_deploy(s, sc, a, ev);
         rc = 0;
     } else if (a->type == BA_NEXT) {
+        next_event(s, ev);
         if (s->phase == BP_DEPLOY && s->side == bar_x(sc)->scen.deploys_first) {
             s->side = (int8_t)bar_other(s->side);   /* 7.xb B: then the other player */
             mk_event *e = bar_ev(ev, "deployment", "Monmouth 7.xb B (option bar.deploy)");

@@ -263,13 +263,12 @@ static void form_mods(const hm_state *s, const mk_scenario *sc, int roller, int 
 /* A decision answered "no" (an advance, a skirmisher's second half, a
  * re-roll, a charge's momentum): logged, so that every choice, the
  * computer's too, reads in the event log with its rule (docs/ai.md). */
-static void declined(const hm_state *s, int unit, const char *what, const char *rule, mk_events *ev)
+static mk_event *declined(const hm_state *s, int unit, const char *what, const char *rule, mk_events *ev)
 {
-    mk_event *e = mk_events_add(ev, "decline");
-    e->unit = (int16_t)unit;
-    e->hex = unit >= 0 ? s->u[unit].hex : MK_NO_HEX;
-    e->text = what;
-    e->rule = rule;
+    mk_event *e = mk_events_decline(ev, unit, unit >= 0 ? s->u[unit].hex : MK_NO_HEX, what, rule);
+    if (unit < 0)
+        e->side = s->decider;   /* (hm_choose has not cleared it) */
+    return e;
 }
 
 static void set_pending(hm_state *s, int p, int side)
@@ -1523,14 +1522,17 @@ static bool retreat_begin(hm_state *s, const mk_scenario *sc, int p, int to, mk_
     }
     int16_t who[HM_MAX_UNITS], where[6];
     int nw = hm_displace_options(s, sc, unit, to, from, -1, who);
-    if (nw > 1) {
-        set_pending(s, HP_DISPLACE_UNIT, sc->units[unit].side);
-        return true;
-    }
     cb->dsp_pick = nw == 1 ? who[0] : -1;
     int nh = nw == 1 ? hm_displace_options(s, sc, unit, to, from, cb->dsp_pick, where) : 0;
-    if (nh > 1) {
-        set_pending(s, HP_DISPLACE_HEX, sc->units[unit].side);
+    if (nw > 1 || nh > 1) {
+        /* the retreat waits for the owner's choice: the log says so */
+        mk_event *e = mk_events_add(ev, "displacement");
+        e->unit = (int16_t)unit;
+        e->from = s->u[unit].hex;
+        e->to = (int16_t)to;
+        e->text = nw > 1 ? "owner_chooses_who_makes_room" : "owner_chooses_where";
+        e->rule = "H&M 8 Displacement";
+        set_pending(s, nw > 1 ? HP_DISPLACE_UNIT : HP_DISPLACE_HEX, sc->units[unit].side);
         return true;
     }
     retreat_finish(s, sc, nh == 1 ? where[0] : -1, ev);
@@ -1550,17 +1552,23 @@ void hm_choose(hm_state *s, const mk_scenario *sc, const mk_action *a, mk_events
         hm_event_choose(s, sc, a, p, ev); /* 15 Random Events 2, 8 */
         return;
     case HP_SEIZE:
+        if (a->flags != HW_YES)
+            declined(s, -1, "seize_the_initiative", "H&M 9 Seize the Initiative", ev);
         hm_seize_resolve(s, sc, a->flags == HW_YES, ev);
         return;
     case HP_AC_RETRY:
         if (a->flags == HW_YES) {
             s->cap--;
             hm_ac_attempt(s, sc, ev);
+        } else {
+            declined(s, -1, "retry_ac_replacement", "H&M 9 AC Replacement", ev);
         }
         return;
     case HP_AMBUSH:
         if (a->flags == HW_UNIT && hm_ambush(s, sc, a->other, ev))
             return; /* 15 Leader Re-Rolls of the ambusher's dice first */
+        if (a->flags != HW_UNIT)
+            declined(s, -1, "ambush", "H&M 7 Ambush", ev)->other = s->mv.unit;
         hm_move_run(s, sc, ev);
         return;
     case HP_REACT:
@@ -1621,7 +1629,7 @@ void hm_choose(hm_state *s, const mk_scenario *sc, const mk_action *a, mk_events
             e->rule = "H&M 8: advance after R1 fire";
             hm_enter(s, sc, cb->attacker, cb->hex, ev);
         } else {
-            declined(s, cb->attacker, "advance", "H&M 8: advance after R1 fire (declined)", ev);
+            declined(s, cb->attacker, "advance", "H&M 8: advance after R1 fire", ev);
         }
         break;
     case HP_MOMENTUM:
@@ -1636,7 +1644,7 @@ void hm_choose(hm_state *s, const mk_scenario *sc, const mk_action *a, mk_events
             hm_combat_start(s, sc, HA_CLOSE, att, a->target, ev);
             return;
         }
-        declined(s, cb->attacker, "charge_again", "H&M 15 Charge Momentum (declined)", ev);
+        declined(s, cb->attacker, "charge_again", "H&M 15 Charge Momentum", ev);
         break;
     case HP_FACE: { /* 13 Facing: the chosen facing; a skirmish fires next */
         int u = s->mv.unit;
@@ -1685,7 +1693,7 @@ void hm_choose(hm_state *s, const mk_scenario *sc, const mk_action *a, mk_events
             }
         }
         if (a->flags != HW_YES)
-            declined(s, cb->rr_unit, "reroll", "H&M 15 Leader Re-Rolls (declined)", ev);
+            declined(s, cb->rr_unit, "reroll", "H&M 15 Leader Re-Rolls", ev);
         if (!cb->on) { /* an ambush's dice (H&M 7): its hits, then the move goes on */
             hm_ambush_finish(s, sc, ev);
             hm_move_run(s, sc, ev);
@@ -1714,7 +1722,7 @@ void hm_choose(hm_state *s, const mk_scenario *sc, const mk_action *a, mk_events
             m.path[0] = a->target;
             hm_move_start(s, sc, &m, ev);
         } else {
-            declined(s, u, "move_after_firing", "H&M 7 Skirmish Action: move a hex after firing (declined)", ev);
+            declined(s, u, "move_after_firing", "H&M 7 Skirmish Action: move a hex after firing", ev);
         }
         return;
     }
@@ -1725,7 +1733,7 @@ void hm_choose(hm_state *s, const mk_scenario *sc, const mk_action *a, mk_events
         if (a->flags == HW_HEX)
             hm_combat_start(s, sc, HA_FIRE, u, a->target, ev);
         else
-            declined(s, u, "fire_after_moving", "H&M 7 Skirmish Action: fire after moving (declined)", ev);
+            declined(s, u, "fire_after_moving", "H&M 7 Skirmish Action: fire after moving", ev);
         return;
     }
     default:

@@ -60,12 +60,8 @@ static int advance_step(htl_state *s, const mk_scenario *sc, mk_events *ev)
         e->unit = (int16_t)a;
         e->from = (int16_t)from;
         e->to = cb->hex;
-    } else { /* declined: logged too, as Horse & Musket's are (docs/ai.md) */
-        mk_event *e = mk_events_add(ev, "decline");
-        e->rule = "HtL 8.4.4 (declined)";
-        e->unit = (int16_t)a;
-        e->hex = s->u[a].hex;
-        e->text = "advance";
+    } else { /* declined: logged too (docs/ai.md) */
+        mk_events_decline(ev, a, s->u[a].hex, "advance", "HtL 8.4.4");
     }
     cb->chosen = -1;
     return 0;
