@@ -867,7 +867,7 @@ static int setup(int argc, char **argv, bool root, study **out, sim_args *o)
             c->tree_depth = (int)tree_depth;
         if (rollout_k > 0)
             c->rollout_k = (int)rollout_k;
-        c->threads = (int)search_threads;
+        c->threads = c->engine == MK_AI_MCTS ? (int)search_threads : 1;   /* (only mcts searches) */
         if (c->engine == MK_AI_MCTS) {
             if (c->budget_ms > 0)
                 snprintf(s->label[k], sizeof s->label[k], "mcts %d ms", c->budget_ms);
