@@ -57,7 +57,7 @@ static void read_tail(const mk_ruleset *rs, const mk_scenario *sc, const void *s
 
 int mk_match_play(const mk_ruleset *rs, const mk_scenario *sc, uint64_t options,
                   const mk_ai_config cfg[2], uint64_t study_seed, int number, long max_actions,
-                  mk_match_game *out, mk_error *err)
+                  const volatile sig_atomic_t *abandon, mk_match_game *out, mk_error *err)
 {
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -82,6 +82,10 @@ int mk_match_play(const mk_ruleset *rs, const mk_scenario *sc, uint64_t options,
     mk_events sink;
     int rc = 0;
     while (!rs->over(st) && out->actions < max_actions) {
+        if (abandon && *abandon) {
+            free(st);
+            return MK_MATCH_ABANDONED;
+        }
         int side = rs->to_move(st);
         mk_ai_config c = cfg[side == out->a_side ? 0 : 1];
         c.seed = mk_ai_mix(out->seed ^ mk_ai_mix((uint64_t)out->actions + 0x51ed27));

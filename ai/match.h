@@ -4,6 +4,8 @@
 #ifndef MK_MATCH_H
 #define MK_MATCH_H
 
+#include <signal.h>
+
 #include "ai.h"
 
 #define MK_MATCH_MAX_ACTIONS 200000  /* a game longer than this is stopped (unfinished); a random
@@ -33,11 +35,15 @@ uint64_t mk_match_seed(uint64_t study_seed, int number);
  * engine A is cfg[0], engine B cfg[1] (their seed fields are replaced by
  * seeds derived from the game's seed, per move). Stops after max_actions
  * (<= 0: MK_MATCH_MAX_ACTIONS). Uses raw states: no allocation per action
- * beyond the engines' own. Returns 0, or -1 if the ruleset refuses to set
- * up the game or an engine fails (err filled). */
+ * beyond the engines' own. `abandon` (or NULL) is read between actions:
+ * once it is set the game is given up (a study stopped at once: a
+ * Monmouth game takes many minutes). Returns 0, MK_MATCH_ABANDONED (out
+ * is no result), or -1 if the ruleset refuses to set up the game or an
+ * engine fails (err filled). */
+#define MK_MATCH_ABANDONED 1
 int mk_match_play(const mk_ruleset *rs, const mk_scenario *sc, uint64_t options,
                   const mk_ai_config cfg[2], uint64_t study_seed, int number, long max_actions,
-                  mk_match_game *out, mk_error *err);
+                  const volatile sig_atomic_t *abandon, mk_match_game *out, mk_error *err);
 
 /* The Wilson score interval of k successes in n trials at normal quantile
  * z (1.96 for 95%): *lo, *hi in [0, 1]; n == 0 gives [0, 1]. */

@@ -29,14 +29,21 @@
 #define SIM_MAX_THREADS 64
 #define SIM_RANK_TIMEOUT 60   /* musket-mpi: seconds of silence before a rank is lost */
 
-static volatile sig_atomic_t interrupted;
+/* A Ctrl-C sets `interrupted`: no game is started. A second one sets
+ * `abandon`: the games in progress are given up between two actions and
+ * what finished is reported (a Monmouth game at 200 ms a move takes 15-30
+ * minutes); a third ends the program. Under musket-mpi (no `abandon_ok`:
+ * its ranks answer mpirun, docs/sim-mpi.md) the second ends the program. */
+static volatile sig_atomic_t interrupted, abandon, abandon_ok;
 
 static void on_sigint(int sig)
 {
     (void)sig;
+    if (interrupted && abandon_ok)
+        abandon = 1;
+    if (!abandon_ok || abandon)
+        signal(SIGINT, SIG_DFL);
     interrupted = 1;
-    /* A second Ctrl-C ends the program at once. */
-    signal(SIGINT, SIG_DFL);
 }
 
 typedef struct study {
@@ -65,6 +72,7 @@ typedef struct study {
     pthread_cond_t tick;
     bool ticker_stop;
     bool said_stopping;      /* the Ctrl-C notice is out */
+    bool said_abandon;       /* and the second one's */
     /* --csv: written a line per game as games finish (completion order),
      * so that a study killed outright (mpirun's SIGKILL soon after
      * Ctrl-C, a lost host, the OOM killer) keeps every finished game; at
@@ -154,8 +162,14 @@ static void *ticker(void *p)
              * the key was heard. */
             s->said_stopping = true;
             s->drawn = false;
-            fprintf(stderr, "%smusket sim: stopping after the games in progress "
-                            "(Ctrl-C again ends at once)\n", s->tty ? "\n" : "");
+            fprintf(stderr, "%smusket sim: stopping after the games in progress (Ctrl-C again %s)\n",
+                    s->tty ? "\n" : "", abandon_ok ? "stops now, leaving them out" : "ends at once");
+        }
+        if (abandon && !s->said_abandon) {
+            s->said_abandon = true;
+            s->drawn = false;
+            fprintf(stderr, "%smusket sim: stopping now: the games in progress are left out\n",
+                    s->tty ? "\n" : "");
         }
         progress(s, false, true);
     }
@@ -169,8 +183,9 @@ static int play_game(void *p, int g, mk_match_game *r, char *msg, size_t len)
     study *s = p;
     mk_error err;
     mk_error_clear(&err);
-    int rc = mk_match_play(s->rs, s->sc, s->options, s->cfg, s->seed, g, s->max_actions, r, &err);
-    if (rc != 0)
+    int rc = mk_match_play(s->rs, s->sc, s->options, s->cfg, s->seed, g, s->max_actions,
+                           abandon_ok ? &abandon : NULL, r, &err);
+    if (rc < 0)
         snprintf(msg, len, "game %d: %s", g, err.msg);
     return rc;
 }
@@ -223,10 +238,11 @@ static void *worker(void *p)
             break;
         mk_match_game r;
         char msg[256];
-        if (play_game(s, g, &r, msg, sizeof msg) != 0)
+        int rc = play_game(s, g, &r, msg, sizeof msg);
+        if (rc < 0)
             record_failure(s, msg);
-        else
-            record_game(s, &r);
+        else if (rc == 0)
+            record_game(s, &r);   /* (else given up at a second Ctrl-C) */
     }
     return NULL;
 }
@@ -626,7 +642,8 @@ static void usage(FILE *f)
         "game-length distributions. Each game's seed comes from the study seed and\n"
         "the game's number, so a study is reproducible in any order and with any\n"
         "number of threads (with iteration budgets). Ctrl-C stops after the games in\n"
-        "progress and reports what finished (twice: at once).\n"
+        "progress and reports what finished; twice, it stops at once, the games in\n"
+        "progress left out.\n"
         "\n"
         "ENGINE: random, greedy, mcts, or a difficulty: easy, normal, hard (mcts\n"
         "  at 100, 300, 1000 ms a move).\n"
@@ -994,7 +1011,7 @@ int mk_cli_sim(int argc, char **argv)
     pthread_mutex_init(&s->lock, NULL);
     pthread_cond_init(&s->tick, NULL);
     s->t0 = now_s();
-    interrupted = 0;
+    interrupted = abandon = abandon_ok = 0;
     struct sigaction sa, old;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_sigint;
@@ -1035,6 +1052,7 @@ int mk_cli_sim(int argc, char **argv)
 #endif
     {
         long threads = o.threads > s->n ? s->n : o.threads;
+        abandon_ok = 1;
         pthread_t tid[SIM_MAX_THREADS];
         int started = 0;
         for (int t = 1; t < threads; t++)
@@ -1072,8 +1090,8 @@ int mk_cli_sim(int argc, char **argv)
     else
 #endif
     if (interrupted)
-        fprintf(stderr, "musket sim: interrupted: reporting the %d %s that finished\n",
-                s->finished, games);
+        fprintf(stderr, "musket sim: interrupted: reporting the %d %s that finished%s\n",
+                s->finished, games, abandon ? " (those in progress left out)" : "");
     /* The report first, flushed: when mpirun ends the job it kills this
      * process a few seconds after its SIGTERM (docs/sim-mpi.md), and on a
      * loaded machine they can run out. The CSV needs no hurry: it already

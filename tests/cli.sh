@@ -127,6 +127,18 @@ if [ "$rc" -eq 130 ] && grep -q "htl/trenton: $rows of 100000 games (interrupted
    [ "$rows" -ge 3 ] && [ "$rows" -lt 100000 ]; then ok; else
   bad "sim Ctrl-C: exit $rc, $rows games in the CSV, report: $(head -1 "$tmp/ctrlc.out")"; fi
 contains "$tmp/ctrlc.err" "interrupted: reporting the $rows games that finished" "sim Ctrl-C"
+# A second Ctrl-C stops at once: the games in progress (some 10 s each
+# here) are left out, and what finished is reported and written.
+"$musket" sim htl/tutorial -n 4 --a mcts --b mcts --budget-ms 200 --threads 2 \
+  --json "$tmp/abandon.json" >"$tmp/abandon.out" 2>"$tmp/abandon.err" &
+sim_pid=$!
+sleep 1.5; kill -INT "$sim_pid"; sleep 0.5; kill -INT "$sim_pid"
+wait "$sim_pid"; rc=$?
+if [ "$rc" -eq 130 ] && grep -q "htl/tutorial: 0 of 4 games (interrupted)" "$tmp/abandon.out" &&
+   grep -q '"games_played": 0' "$tmp/abandon.json"; then ok; else
+  bad "sim second Ctrl-C: exit $rc, report: $(head -1 "$tmp/abandon.out")"; fi
+contains "$tmp/abandon.err" "reporting the 0 games that finished (those in progress left out)" \
+  "sim second Ctrl-C"
 # Off a terminal, a line as soon as the study starts (a game can take minutes).
 contains "$tmp/ctrlc.err" "sim: 0/100000 games, A 0, B 0, draws 0, 0s elapsed, ETA ?" "sim start line"
 # On a terminal (script(1) gives one), the bar is redrawn every second while
@@ -136,7 +148,7 @@ if command -v script >/dev/null; then
   script -qfec "'$musket' sim htl/tutorial -n 1 --a mcts --b mcts --budget-ms 200 &
     sleep 1.3; kill -INT \$!; sleep 1.3; kill -KILL \$!" /dev/null >"$tmp/tty.out" 2>&1
   contains "$tmp/tty.out" "0/1 games  A 0  B 0  draws 0  2s elapsed  ETA ?" "sim bar redrawn while a game runs"
-  contains "$tmp/tty.out" "musket sim: stopping after the games in progress (Ctrl-C again ends at once)" \
+  contains "$tmp/tty.out" "musket sim: stopping after the games in progress (Ctrl-C again stops now, leaving them out)" \
     "sim Ctrl-C heard during a long game"
   # The finished bar is drawn once, then the line ends.
   script -qfec "'$musket' sim htl/tutorial -n 4 --a random --b random" /dev/null >"$tmp/tty2.out" 2>&1

@@ -425,7 +425,7 @@ static void duel(const mk_ruleset *rs, const mk_scenario *sc, const mk_ai_config
     for (int g = 0; g < n; g++) {
         mk_match_game r;
         mk_error err;
-        CHECK(mk_match_play(rs, sc, 0, cfg, seed, g, 0, &r, &err) == 0);
+        CHECK(mk_match_play(rs, sc, 0, cfg, seed, g, 0, NULL, &r, &err) == 0);
         CHECK(r.finished);
         if (r.winner >= 0)
             (r.winner == r.a_side ? (*wa)++ : (*wb)++);
@@ -465,9 +465,9 @@ static void test_match_repro(const mk_ruleset *rs, const mk_scenario *sc, int en
     for (int g = 0; g < 3; g++) {
         mk_match_game x, y, z;
         mk_error err;
-        CHECK(mk_match_play(rs, sc, 0, cfg, 77, g, 0, &x, &err) == 0);
-        CHECK(mk_match_play(rs, sc, 0, cfg, 77, g, 0, &y, &err) == 0);
-        CHECK(mk_match_play(rs, sc, 0, cfg, 78, g, 0, &z, &err) == 0);
+        CHECK(mk_match_play(rs, sc, 0, cfg, 77, g, 0, NULL, &x, &err) == 0);
+        CHECK(mk_match_play(rs, sc, 0, cfg, 77, g, 0, NULL, &y, &err) == 0);
+        CHECK(mk_match_play(rs, sc, 0, cfg, 78, g, 0, NULL, &z, &err) == 0);
         CHECK_EQ(x.seed, y.seed);
         CHECK_EQ(x.winner, y.winner);
         CHECK_EQ(x.actions, y.actions);
