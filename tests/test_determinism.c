@@ -176,8 +176,6 @@ static void explained(const mk_game *g, const char *where, json_t *before, int s
     char *txt = cited ? NULL : json_dumps(before, JSON_COMPACT);
     INV(cited, "%s step %d: %s logged %d events, none citing a rule", where, step, txt ? txt : "?",
         g->sink.n);
-    if (txt && getenv("MUSKET_UNEXPLAINED"))
-        fprintf(stderr, "UNEXPL %s %s\n", where, txt);
     free(txt);
 }
 
