@@ -171,6 +171,8 @@ rc=$?
 contains "$tmp/game2.out" "The computer (random) plays both sides." "watch: both sides"
 contains "$tmp/game2.out" "Game over:" "watch: scenario 2 reaches the victory determination"
 contains "$tmp/game2.out" "(Monmouth 7.2d)" "watch: scenario 2's victory rule"
+# a reaction declined names who declined and against whom
+contains "$tmp/game2.out" "decline: american against Fld/5th" "watch: a declined opportunity fire names its side"
 expect 2 "--watch with --hotseat" -- "$musket" play bar/1-lees-repulse --watch --hotseat
 expect 2 "--map with a bad mode" -- "$musket" play bar/1-lees-repulse --map sideways
 

@@ -150,6 +150,7 @@ static void test_2_3b_countercharge(void)
             const mk_event *d = find_ev("decline", NULL);   /* logged, with the charger */
             CHECK(d && d->text && strcmp(d->text, "countercharge") == 0 && d->other == cav && d->rule &&
                   strstr(d->rule, "Monmouth 2.3b") != NULL);
+            CHECK(d && d->side == BAR_AMERICAN);   /* the decider: the charger's enemy */
             const mk_event *r = find_ev("roll", "close_combat");
             CHECK(r && r->other == u && r->points == x->p[cav].cv + x->se.cc_charge - x->p[u].cv);
             CHECK_EQ(s->pc[am].hex, n);

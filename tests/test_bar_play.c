@@ -913,6 +913,9 @@ static void test_retreat_before_close_combat(void)
             force(2, 50, 99);
             CHECK_EQ(act("{\"type\":\"retreat_before_close_combat\",\"retreat\":false}"), 0);
             CHECK(find_ev("roll", "close_combat") != NULL);
+            const mk_event *d = find_ev("decline", NULL);   /* the defender's side stands */
+            CHECK(d && d->text && strcmp(d->text, "retreat_before_close_combat") == 0 && d->other == u &&
+                  d->side == BAR_BRITISH);
         }
         CHECK_EQ(sc->rs->to_move(s), BAR_AMERICAN);
         CHECK_EQ(s->rb_unit, -1);
@@ -979,6 +982,9 @@ static void test_opportunity_fire(void)
         } else {
             CHECK_EQ(act("{\"type\":\"opportunity_fire\",\"unit\":null}"), 0);
             CHECK(find_ev("roll", "fire") == NULL);
+            const mk_event *d = find_ev("decline", NULL);   /* the reactive side lets it go on */
+            CHECK(d && d->text && strcmp(d->text, "opportunity_fire") == 0 && d->other == u &&
+                  d->side == BAR_AMERICAN);
         }
         CHECK_EQ(sc->rs->to_move(s), BAR_BRITISH);
         if (fire) {   /* once per activation against the same unit */

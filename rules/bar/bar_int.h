@@ -459,6 +459,8 @@ void bar_lose_sp(bar_state *s, const mk_scenario *sc, int i, int n, mk_events *e
 void bar_rout_unit(bar_state *s, const mk_scenario *sc, int i, mk_events *ev);
 void bar_leader_check(bar_state *s, const mk_scenario *sc, mk_hex h, int natural, mk_events *ev);
 mk_event *bar_ev(mk_events *ev, const char *type, const char *rule);
+mk_event *bar_declined(const mk_scenario *sc, int i, mk_hex hex, const char *what, const char *rule,
+                       mk_events *ev);
 
 /* command.c: leaders (2.4, 3.2, 4.2, 2.6b) */
 typedef struct bar_lv {

@@ -34,6 +34,19 @@ mk_event *bar_ev(mk_events *ev, const char *type, const char *rule)
     return e;
 }
 
+/* A reaction offered against unit i and declined (Opportunity Fire,
+ * Opportunity Charge, Countercharge, Retreat Before Close Combat): logged,
+ * so that every choice, the computer's too, reads in the event log with its
+ * rule (docs/ai.md). The decider is i's enemy; `other` is i. */
+mk_event *bar_declined(const mk_scenario *sc, int i, mk_hex hex, const char *what, const char *rule,
+                       mk_events *ev)
+{
+    mk_event *e = mk_events_decline(ev, -1, hex, what, rule);
+    e->other = (int16_t)i;
+    e->side = (int16_t)bar_other(bar_x(sc)->p[i].side);
+    return e;
+}
+
 /* --- series numbers ------------------------------------------------------ */
 
 int bar_series_load(bar_series *out, const char *path, mk_error *err)

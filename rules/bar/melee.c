@@ -592,8 +592,7 @@ int bar_apply_rbcc(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_e
     uint8_t flags = s->rb_flags;
     s->rb_unit = -1;
     if (!a->flags) {   /* they stand */
-        mk_events_decline(ev, -1, to, "retreat_before_close_combat", "Monmouth 2.3f")->other =
-            (int16_t)i;   /* the attacker */
+        bar_declined(sc, i, to, "retreat_before_close_combat", "Monmouth 2.3f", ev);   /* i: the attacker */
         if (flags & BAF_CHARGE) {
             finish_charge(s, sc, i, to, ev);
         } else {
@@ -746,8 +745,7 @@ int bar_apply_xcharge(bar_state *s, const mk_scenario *sc, const mk_action *a, m
     s->cx_kind = 0;
     if (kind == BX_COUNTER) {
         if (a->unit < 0) {   /* no Countercharge: the charge goes on */
-            mk_events_decline(ev, -1, target, "countercharge", "Monmouth 2.3b (Countercharge; ours)")->other =
-                (int16_t)i;   /* the charger */
+            bar_declined(sc, i, target, "countercharge", "Monmouth 2.3b (Countercharge; ours)", ev);   /* i: the charger */
             if (may_retreat_before(s, sc, i, target)) {
                 s->rb_unit = (int16_t)i;
                 s->rb_target = target;
@@ -776,8 +774,7 @@ int bar_apply_xcharge(bar_state *s, const mk_scenario *sc, const mk_action *a, m
         return 0;
     }
     if (a->unit < 0) {   /* no Opportunity Charge: the mover goes on */
-        mk_events_decline(ev, -1, target, "opportunity_charge", "Monmouth 2.3b (Opportunity Charge; ours)")
-            ->other = (int16_t)i;   /* the mover */
+        bar_declined(sc, i, target, "opportunity_charge", "Monmouth 2.3b (Opportunity Charge; ours)", ev);   /* i: the mover */
         return 0;
     }
     s->pc[i].mp = 0;   /* charged: the mover's movement ends whatever comes */
