@@ -281,8 +281,10 @@ static void event_text(json_t *ev, line *l)
         put(l, " "), put_value(l, v);
     if ((v = json_object_get(ev, "unit")) && !json_is_null(v))
         put(l, " "), put_value(l, v);
-    if ((v = json_object_get(ev, "other")) && !json_is_null(v))   /* a declined reaction is against it */
-        put(l, type && strcmp(type, "decline") == 0 ? " against " : " with "), put_value(l, v);
+    if ((v = json_object_get(ev, "other")) && !json_is_null(v)) {   /* who the unit or side is with */
+        bool against = type && strcmp(type, "decline") == 0, by = type && strcmp(type, "reaction") == 0;
+        put(l, against ? " against " : by ? " attacked by " : " with "), put_value(l, v);
+    }
     if ((v = json_object_get(ev, "hex")) && !json_is_null(v))
         put(l, " at "), put_value(l, v);
     json_t *from = json_object_get(ev, "from"), *to = json_object_get(ev, "to");

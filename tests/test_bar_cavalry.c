@@ -118,6 +118,9 @@ static void test_2_3b_countercharge(void)
         CHECK_EQ(act(js), 0);
         CHECK(find_ev("charge", NULL) != NULL);
         CHECK(find_ev("roll", "close_combat") == NULL);   /* the decision comes first */
+        const mk_event *dc = find_ev("declare", NULL);    /* and the log says so */
+        CHECK(dc && dc->unit == cav && dc->target == t && dc->text && strcmp(dc->text, "charge") == 0 &&
+              dc->rule && strstr(dc->rule, "Monmouth 2.3b"));
         CHECK_EQ(s->cx_unit, cav);
         CHECK_EQ(s->cx_kind, BX_COUNTER);
         CHECK_EQ(sc->rs->to_move(s), BAR_AMERICAN);

@@ -895,6 +895,10 @@ static void test_retreat_before_close_combat(void)
         char lb[MK_HEX_LABEL_MAX];
         rbcc_position(3, lb);
         CHECK_EQ(sc->rs->to_move(s), BAR_BRITISH);
+        /* the attack waits, and the log says so (issue 4: every action explained) */
+        const mk_event *dc = find_ev("declare", NULL);
+        CHECK(dc && dc->unit == pid("Va Bn/GD") && dc->target == hx(lb) && dc->text &&
+              strcmp(dc->text, "close_combat") == 0 && dc->rule && strstr(dc->rule, "Monmouth 2.3f"));
         /* the state's "to_move" says so too (the page and the protocol's
          * clients read it), and "active" stays the attacker's */
         json_t *js_st = sc->rs->state_json(s, sc);

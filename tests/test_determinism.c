@@ -21,8 +21,10 @@
  * 0 <= mp <= mp_start; over exactly when there is a result; "hash" the
  * game's hash and a memcpy clone hashing the same; legal actions listed
  * only while the game is on, and (in the first game of each scenario) each
- * one round-tripping through its JSON. The AI games are not checked: they
- * are there for their records.
+ * one round-tripping through its JSON. The AI games are not checked so:
+ * they are there for their records. In every game, the AI games too, each
+ * action must log an event citing its rule, and a `decline` event must
+ * name its unit or side (issue 4: the AI's moves explained in the event log).
  * (HtL's own invariants, stacking and VP counted once, are in
  * test_htl_random.c.) MUSKET_DETERMINISM_GAMES=N changes GAMES_RANDOM (3, or
  * 1 under AddressSanitizer). */
@@ -177,6 +179,12 @@ static void explained(const mk_game *g, const char *where, json_t *before, int s
     INV(cited, "%s step %d: %s logged %d events, none citing a rule", where, step, txt ? txt : "?",
         g->sink.n);
     free(txt);
+    /* a decision answered "no" says whose it was: a unit's or a side's */
+    for (int k = 0; k < g->sink.n; k++) {
+        const mk_event *e = &g->sink.ev[k];
+        INV(strcmp(e->type, "decline") != 0 || e->unit >= 0 || e->side >= 0,
+            "%s step %d: a decline (%s) names neither unit nor side", where, step, e->text ? e->text : "?");
+    }
 }
 
 /* Plays one game of engine (-1: random) from seed; returns it (caller frees). */
@@ -212,7 +220,7 @@ static mk_game *play(const char *id, uint64_t seed, int engine, int *steps, bool
         }
         if (rc != 0)
             break;
-        json_t *before = check ? mk_game_action_json(g, &a) : NULL;
+        json_t *before = mk_game_action_json(g, &a);   /* to name it if it fails */
         if (mk_game_act(g, &a, &err) != 0) {
             json_decref(before);
             fprintf(stderr, "%s seed %llu step %d: a chosen action was refused: %s\n", id,
@@ -220,10 +228,9 @@ static mk_game *play(const char *id, uint64_t seed, int engine, int *steps, bool
             break;
         }
         (*steps)++;
-        if (check) {
+        if (check)
             check_invariants(g, id, *steps);
-            explained(g, id, before, *steps);
-        }
+        explained(g, id, before, *steps);
         json_decref(before);
     }
     return g;
@@ -368,9 +375,10 @@ int main(int argc, char **argv)
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
     CHECK(system(cmd) == 0);
     CHECK_EQ(inv_failures, 0);
-    printf("test_determinism: %ld games (%ld actions), %ld invariant checks after every action "
-           "(%ld failed) in the random games; %ld records replayed by musket in fresh processes, %ld games played "
-           "again from their seed in fresh processes\n",
+    printf("test_determinism: %ld games (%ld actions), %ld invariant checks (%ld failed): after every "
+           "action of the random games, and the event check after every action of every game; "
+           "%ld records replayed by musket in fresh processes, %ld games played again from their "
+           "seed in fresh processes\n",
            games, total_actions, inv_checks, inv_failures, replayed, reruns);
     return check_done("test_determinism");
 }

@@ -183,6 +183,9 @@ static void t_fire_withdraw(void)
     CHECK_EQ(s->to_move, 1);
     force(1, 4); /* 4 <= 4: passes although at 1 MP */
     CHECK_EQ(act("{\"type\":\"choose\",\"choice\":\"withdraw\"}"), 0);
+    const mk_event *r = find("reaction", NULL); /* announced, and logged (issue 4) */
+    CHECK(r && r->unit == uid("d") && r->other == uid("li") && r->text &&
+          strcmp(r->text, "withdraw") == 0 && r->rule && strncmp(r->rule, "H&M 8", 5) == 0);
     CHECK_EQ(s->pending, HP_WD_HEX);
     CHECK_EQ(act("{\"type\":\"choose\",\"choice\":\"G5\"}"), 0);
     CHECK(at("d", "G5"));
@@ -191,6 +194,22 @@ static void t_fire_withdraw(void)
     CHECK_EQ(act("{\"type\":\"choose\",\"choice\":\"D4\"}"), 0);
     CHECK_EQ(s->pending, HP_NONE);
     CHECK_EQ(s->cap, 9);
+    /* the same, and no other target taken: the CAP is spent, the log says so */
+    load("small", "",
+         U("li", "a", "line", 3, "E5") "," U("d", "b", "dragoon", 1,
+                                             "F5") "," U("m", "b", "militia", 2, "D4"),
+         NULL, 0);
+    CHECK_EQ(act("{\"type\":\"fire\",\"unit\":\"li\",\"target\":\"F5\"}"), 0);
+    force(1, 4);
+    CHECK_EQ(act("{\"type\":\"choose\",\"choice\":\"withdraw\"}"), 0);
+    CHECK_EQ(act("{\"type\":\"choose\",\"choice\":\"G5\"}"), 0);
+    CHECK_EQ(s->pending, HP_RETARGET);
+    CHECK_EQ(act("{\"type\":\"choose\",\"choice\":\"no\"}"), 0);
+    CHECK_EQ(s->pending, HP_NONE);
+    const mk_event *d = find("decline", NULL);
+    CHECK(d && d->unit == uid("li") && d->text && strcmp(d->text, "fire_at_another_target") == 0 &&
+          d->rule && strncmp(d->rule, "H&M 8", 5) == 0);
+    CHECK(at("m", "D4"));
 }
 
 /* H&M 8 Close Combat: failed morale -> no defensive fire, retreat, mandatory advance. */
@@ -850,6 +869,29 @@ static void t_displacement_choices(void)
     CHECK(at("f", "F5"));
     CHECK(at("m", "F5"));
     CHECK_EQ(find("displaced", NULL)->unit, uid("g"));
+
+    /* the same with F4 and F6 open: the dragoon picked could go to three
+     * hexes, so the owner is asked where next, and the log says so */
+    load("small", "",
+         U("c", "a", "line", 3, "D5") "," U("m", "b", "militia", 2, "E5") "," U(
+             "f", "b", "line", 3, "F5") "," U("g", "b", "dragoon", 3, "F5") "," U(
+             "x1", "a", "militia", 2, "E4") "," U("x2", "a", "militia", 2, "E6"),
+         NULL, 0);
+    CHECK_EQ(act("{\"type\":\"close_combat\",\"unit\":\"c\",\"target\":\"E5\"}"), 0);
+    force(4, 6, 1, 1, 1);
+    CHECK_EQ(act("{\"type\":\"choose\",\"choice\":\"stand\"}"), 0);
+    CHECK_EQ(act("{\"type\":\"choose\",\"choice\":\"F5\"}"), 0);
+    CHECK_EQ(s->pending, HP_DISPLACE_UNIT);
+    CHECK_EQ(act("{\"type\":\"choose\",\"choice\":\"g\"}"), 0);
+    CHECK_EQ(s->pending, HP_DISPLACE_HEX);
+    const mk_event *dp = find("displacement", NULL);
+    CHECK(dp && dp->unit == uid("m") && dp->other == uid("g") && dp->text &&
+          strcmp(dp->text, "owner_chooses_where") == 0 && dp->rule && strcmp(dp->rule, "H&M 8 Displacement") == 0);
+    force(4, 1, 1, 1, 1);
+    CHECK_EQ(act("{\"type\":\"choose\",\"choice\":\"F6\"}"), 0);
+    CHECK_EQ(s->pending, HP_NONE);
+    CHECK(at("g", "F6"));
+    CHECK(at("m", "F5"));
 
     /* F5 river (stack 1) with one line; F4, F6 and G5 open: it is asked where */
     load("small", "\"F5\":\"river\"",

@@ -117,11 +117,18 @@ export function describe(e) {
       text = `${who ? who + ' ' : e.side ? e.side + ' ' : ''}does not ${words(e.text || 'act')}` +
         `${e.other ? ' against ' + e.other : ''}${e.hex ? ' (at ' + e.hex + ')' : ''}`;
       break;
+    case 'declare':   // BAR: a close combat or charge waits for the other side's decision
+      text = `${who} declares ${words(e.text || 'close_combat')}${e.target ? ' against ' + e.target : ''}: the other side decides first`;
+      break;
     case 'end':       // BAR: a segment, the activation or the deployment ended by its side
       text = `${e.side ? e.side + ': ' : ''}end of the ${words(e.text || 'segment')}`;
       break;
-    case 'displacement':   // H&M 8: a retreat waits for its owner's choice
-      text = `${who} retreats${e.to ? ' to ' + e.to : ''}: ${words(e.text || 'displacement')}`;
+    case 'displacement':   // H&M 8: a retreat waits for its owner's choice (other: the unit making room)
+      text = `${who} retreats${e.to ? ' to ' + e.to : ''}${e.other ? ', ' + e.other + ' makes room' : ''}: ` +
+        `${words(e.text || 'displacement')}`;
+      break;
+    case 'reaction':       // H&M 8: a defender announces withdraw, defensive fire or countercharge
+      text = `${who} reacts: ${words(e.text || 'reaction')}${e.other ? ' (attacked by ' + e.other + ')' : ''}`;
       break;
     case 'turn_end':
       text = 'The turn ends';

@@ -417,8 +417,8 @@ int bar_apply_opfire(bar_state *s, const mk_scenario *sc, const mk_action *a, mk
     s->of_unit = -1;
     s->of_kind = 0;
     if (a->unit < 0) {
-        bar_declined(sc, i, s->pc[i].hex, "opportunity_fire",
-                     kinds & BOF_ROAD ? "Monmouth 2.2d D" : "Series 12.8 (our reading: docs/bar.md)", ev);   /* i: let go on */
+        bar_declined(sc, i, s->pc[i].hex, "opportunity_fire",   /* i goes on */
+                     kinds & BOF_ROAD ? "Monmouth 2.2d D" : "Series 12.8 (our reading: docs/bar.md)", ev);
         bar_opcharge_offered(s, sc, i);   /* then the Opportunity Charge (melee.c) */
         return 0;
     }

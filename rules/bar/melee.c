@@ -488,6 +488,17 @@ static void heat_after_charge(bar_state *s, const mk_scenario *sc, int i, mk_hex
         heat_after(s, sc, i, hexes + (s->pc[i].hex == to), "Monmouth 2.8 D (Heat: Charge and Pursuit)", ev);
 }
 
+/* A Close Combat or Charge declared that waits for the other side's
+ * decision (2.3b Countercharge, 2.3f Retreat Before Close Combat):
+ * logged, since nothing else is until that decision. */
+static void declared(int i, mk_hex to, bool charge, const char *rule, mk_events *ev)
+{
+    mk_event *e = bar_ev(ev, "declare", rule);
+    e->unit = (int16_t)i;
+    e->target = to;
+    e->text = charge ? "charge" : "close_combat";
+}
+
 int bar_apply_cc(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_events *ev, mk_error *err)
 {
     const bar_ext *x = bar_x(sc);
@@ -497,6 +508,7 @@ int bar_apply_cc(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_eve
     p->flags |= BF_CC | BF_MOVED;
     if (!(a->flags & BAF_CHARGE)) {
         if (may_retreat_before(s, sc, i, to)) {   /* the defender decides first */
+            declared(i, to, false, "Monmouth 2.3f: the defender may Retreat Before Close Combat", ev);
             s->rb_unit = (int16_t)i;
             s->rb_target = to;
             s->rb_flags = a->flags;
@@ -526,9 +538,12 @@ int bar_apply_cc(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_eve
         bar_do_check(s, sc, i, 'D', 'A', 0, "Monmouth 2.3a (charge Disorder Check A)", ev);
     if (!bar_alive(s, i) || p->hex == MK_NO_HEX || (p->status & BS_ROUTED))
         return 0;
-    if (countercharge_offered(s, sc, i, to))   /* 2.3b: the reactive cavalry decides first */
+    if (countercharge_offered(s, sc, i, to)) {   /* 2.3b: the reactive cavalry decides first */
+        declared(i, to, true, "Monmouth 2.3b, ours: the reactive cavalry may Countercharge", ev);
         return 0;
+    }
     if (may_retreat_before(s, sc, i, to)) {   /* the defender decides first */
+        declared(i, to, true, "Monmouth 2.3f: the defender may Retreat Before Close Combat", ev);
         s->rb_unit = (int16_t)i;
         s->rb_target = to;
         s->rb_flags = a->flags;
@@ -592,7 +607,7 @@ int bar_apply_rbcc(bar_state *s, const mk_scenario *sc, const mk_action *a, mk_e
     uint8_t flags = s->rb_flags;
     s->rb_unit = -1;
     if (!a->flags) {   /* they stand */
-        bar_declined(sc, i, to, "retreat_before_close_combat", "Monmouth 2.3f", ev);   /* i: the attacker */
+        bar_declined(sc, i, to, "retreat_before_close_combat", "Monmouth 2.3f", ev);   /* i attacks */
         if (flags & BAF_CHARGE) {
             finish_charge(s, sc, i, to, ev);
         } else {
@@ -745,7 +760,7 @@ int bar_apply_xcharge(bar_state *s, const mk_scenario *sc, const mk_action *a, m
     s->cx_kind = 0;
     if (kind == BX_COUNTER) {
         if (a->unit < 0) {   /* no Countercharge: the charge goes on */
-            bar_declined(sc, i, target, "countercharge", "Monmouth 2.3b (Countercharge; ours)", ev);   /* i: the charger */
+            bar_declined(sc, i, target, "countercharge", "Monmouth 2.3b (Countercharge; ours)", ev);
             if (may_retreat_before(s, sc, i, target)) {
                 s->rb_unit = (int16_t)i;
                 s->rb_target = target;
@@ -774,7 +789,8 @@ int bar_apply_xcharge(bar_state *s, const mk_scenario *sc, const mk_action *a, m
         return 0;
     }
     if (a->unit < 0) {   /* no Opportunity Charge: the mover goes on */
-        bar_declined(sc, i, target, "opportunity_charge", "Monmouth 2.3b (Opportunity Charge; ours)", ev);   /* i: the mover */
+        bar_declined(sc, i, target, "opportunity_charge", "Monmouth 2.3b (Opportunity Charge; ours)",
+                     ev);
         return 0;
     }
     s->pc[i].mp = 0;   /* charged: the mover's movement ends whatever comes */

@@ -1573,12 +1573,21 @@ void hm_choose(hm_state *s, const mk_scenario *sc, const mk_action *a, mk_events
             declined(s, -1, "ambush", "H&M 7 Ambush", ev)->other = s->mv.unit;
         hm_move_run(s, sc, ev);
         return;
-    case HP_REACT:
+    case HP_REACT: {
+        /* announced before the Morale Check (H&M 8: Fire, Close Combat and
+         * Charge reactions); logged, as the checks may wait for the next
+         * defender's choice */
+        mk_event *e = mk_events_add(ev, "reaction");
+        e->unit = cb->def[cb->cur];
+        e->other = cb->attacker;
+        e->text = a->flags == HW_WITHDRAW ? "withdraw" : a->flags == HW_COUNTER ? "countercharge" : "stand";
+        e->rule = "H&M 8: the defender announces its reaction";
         cb->mode[cb->cur] = a->flags;
         if (a->flags == HW_STAND)
             cb->eq[cb->cur] = 2;
         cb->cur++;
         break;
+    }
     case HP_WD_HEX:
     case HP_RETREAT:
     case HP_R1_RETREAT:
@@ -1589,6 +1598,12 @@ void hm_choose(hm_state *s, const mk_scenario *sc, const mk_action *a, mk_events
         int16_t o[6];
         cb->dsp_pick = a->other;
         if (hm_displace_options(s, sc, cb->dsp_unit, cb->dsp_to, cb->dsp_from, cb->dsp_pick, o) > 1) {
+            mk_event *e = mk_events_add(ev, "displacement");   /* the owner's next choice: where */
+            e->unit = cb->dsp_unit;    /* retreating */
+            e->other = cb->dsp_pick;   /* making room */
+            e->to = cb->dsp_to;
+            e->text = "owner_chooses_where";
+            e->rule = "H&M 8 Displacement";
             set_pending(s, HP_DISPLACE_HEX, sc->units[cb->dsp_unit].side);
             return;
         }
@@ -1609,6 +1624,7 @@ void hm_choose(hm_state *s, const mk_scenario *sc, const mk_action *a, mk_events
             hm_combat_start(s, sc, HA_FIRE, att, a->target, ev);
             return;
         }
+        declined(s, att, "fire_at_another_target", "H&M 8: after a Withdraw, another target", ev);
         for (int i = 0; i < s->nunits; i++)
             s->u[i].flags &= (uint8_t)~HU_NOWD;
         if (s->sk_unit == att && s->sk_phase == 2) {
