@@ -262,7 +262,7 @@ static void form_mods(const hm_state *s, const mk_scenario *sc, int roller, int 
 
 /* A decision answered "no" (an advance, a skirmisher's second half, a
  * re-roll, a charge's momentum, an ambush, a Seize the Initiative, a
- * second AC Replacement roll): logged, so that every choice, the
+ * second AC Replacement roll, another target after a Withdraw): logged, so that every choice, the
  * computer's too, reads in the event log with its rule (docs/ai.md). A
  * side's decline without a unit names the side. */
 static mk_event *declined(const hm_state *s, int unit, const char *what, const char *rule, mk_events *ev)
