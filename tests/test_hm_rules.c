@@ -171,45 +171,42 @@ static void t_targets(void)
     CHECK(find("immune", NULL)->type != NULL);
 }
 
-/* H&M 8 Fire Combat special cases: Dragoons withdraw (as 4 MP); the attacker re-targets. */
+/* H&M 8 Fire Combat special cases: Dragoons withdraw (as 4 MP); the
+ * attacker re-targets (retarget 1) or takes no other target, the CAP
+ * spent (0). */
 static void t_fire_withdraw(void)
 {
-    load("small", "",
-         U("li", "a", "line", 3, "E5") "," U("d", "b", "dragoon", 1,
-                                             "F5") "," U("m", "b", "militia", 2, "D4"),
-         NULL, 0);
-    CHECK_EQ(act("{\"type\":\"fire\",\"unit\":\"li\",\"target\":\"F5\"}"), 0);
-    CHECK_EQ(s->pending, HP_REACT);
-    CHECK_EQ(s->to_move, 1);
-    force(1, 4); /* 4 <= 4: passes although at 1 MP */
-    CHECK_EQ(act("{\"type\":\"choose\",\"choice\":\"withdraw\"}"), 0);
-    const mk_event *r = find("reaction", NULL); /* announced, and logged (issue 4) */
-    CHECK(r && r->unit == uid("d") && r->other == uid("li") && r->text &&
-          strcmp(r->text, "withdraw") == 0 && r->rule && strncmp(r->rule, "H&M 8", 5) == 0);
-    CHECK_EQ(s->pending, HP_WD_HEX);
-    CHECK_EQ(act("{\"type\":\"choose\",\"choice\":\"G5\"}"), 0);
-    CHECK(at("d", "G5"));
-    CHECK_EQ(s->pending, HP_RETARGET); /* D4 militia is now the only R1 target */
-    force(3, 1, 1, 1);
-    CHECK_EQ(act("{\"type\":\"choose\",\"choice\":\"D4\"}"), 0);
-    CHECK_EQ(s->pending, HP_NONE);
-    CHECK_EQ(s->cap, 9);
-    /* the same, and no other target taken: the CAP is spent, the log says so */
-    load("small", "",
-         U("li", "a", "line", 3, "E5") "," U("d", "b", "dragoon", 1,
-                                             "F5") "," U("m", "b", "militia", 2, "D4"),
-         NULL, 0);
-    CHECK_EQ(act("{\"type\":\"fire\",\"unit\":\"li\",\"target\":\"F5\"}"), 0);
-    force(1, 4);
-    CHECK_EQ(act("{\"type\":\"choose\",\"choice\":\"withdraw\"}"), 0);
-    CHECK_EQ(act("{\"type\":\"choose\",\"choice\":\"G5\"}"), 0);
-    CHECK_EQ(s->pending, HP_RETARGET);
-    CHECK_EQ(act("{\"type\":\"choose\",\"choice\":\"no\"}"), 0);
-    CHECK_EQ(s->pending, HP_NONE);
-    const mk_event *d = find("decline", NULL);
-    CHECK(d && d->unit == uid("li") && d->text && strcmp(d->text, "fire_at_another_target") == 0 &&
-          d->rule && strncmp(d->rule, "H&M 8", 5) == 0);
-    CHECK(at("m", "D4"));
+    for (int retarget = 1; retarget >= 0; retarget--) {
+        load("small", "",
+             U("li", "a", "line", 3, "E5") "," U("d", "b", "dragoon", 1,
+                                                 "F5") "," U("m", "b", "militia", 2, "D4"),
+             NULL, 0);
+        CHECK_EQ(act("{\"type\":\"fire\",\"unit\":\"li\",\"target\":\"F5\"}"), 0);
+        CHECK_EQ(s->pending, HP_REACT);
+        CHECK_EQ(s->to_move, 1);
+        force(1, 4); /* 4 <= 4: passes although at 1 MP */
+        CHECK_EQ(act("{\"type\":\"choose\",\"choice\":\"withdraw\"}"), 0);
+        const mk_event *r = find("reaction", NULL); /* announced, and logged (issue 4) */
+        CHECK(r && r->unit == uid("d") && r->other == uid("li") && r->text &&
+              strcmp(r->text, "withdraw") == 0 && r->rule && strncmp(r->rule, "H&M 8", 5) == 0);
+        CHECK_EQ(s->pending, HP_WD_HEX);
+        CHECK_EQ(act("{\"type\":\"choose\",\"choice\":\"G5\"}"), 0);
+        CHECK(at("d", "G5"));
+        CHECK_EQ(s->pending, HP_RETARGET); /* D4 militia is now the only R1 target */
+        if (retarget) {
+            force(3, 1, 1, 1);
+            CHECK_EQ(act("{\"type\":\"choose\",\"choice\":\"D4\"}"), 0);
+            CHECK_EQ(s->pending, HP_NONE);
+            CHECK_EQ(s->cap, 9);
+        } else {   /* the log says so */
+            CHECK_EQ(act("{\"type\":\"choose\",\"choice\":\"no\"}"), 0);
+            CHECK_EQ(s->pending, HP_NONE);
+            const mk_event *d = find("decline", NULL);
+            CHECK(d && d->unit == uid("li") && d->text && strcmp(d->text, "fire_at_another_target") == 0 &&
+                  d->rule && strncmp(d->rule, "H&M 8", 5) == 0);
+            CHECK(at("m", "D4"));
+        }
+    }
 }
 
 /* H&M 8 Close Combat: failed morale -> no defensive fire, retreat, mandatory advance. */
