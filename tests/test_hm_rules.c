@@ -836,6 +836,17 @@ static void t_displacement(void)
     CHECK(at("c", "E5"));
 }
 
+/* c (D5) attacks m (E5), which fails and retreats into F5 (its owner's
+ * choice), where a friendly unit must make room. */
+static void retreat_into_f5(void)
+{
+    CHECK_EQ(act("{\"type\":\"close_combat\",\"unit\":\"c\",\"target\":\"E5\"}"), 0);
+    force(4, 6, 1, 1, 1); /* the militia fails; the line misses */
+    CHECK_EQ(act("{\"type\":\"choose\",\"choice\":\"stand\"}"), 0);
+    CHECK_EQ(s->pending, HP_RETREAT);
+    CHECK_EQ(act("{\"type\":\"choose\",\"choice\":\"F5\"}"), 0);
+}
+
 /* H&M 8 Displacement, the owner's choices: which friendly unit makes room
  * (two could) and, when it has more than one hex to go to, where. */
 static void t_displacement_choices(void)
@@ -848,11 +859,7 @@ static void t_displacement_choices(void)
              "x1", "a", "militia", 2, "E4") "," U("x2", "a", "militia", 2, "E6") "," U(
              "x3", "a", "irregular", 2, "F4") "," U("x4", "a", "irregular", 2, "F6"),
          NULL, 0);
-    CHECK_EQ(act("{\"type\":\"close_combat\",\"unit\":\"c\",\"target\":\"E5\"}"), 0);
-    force(4, 6, 1, 1, 1); /* the militia fails; the line misses */
-    CHECK_EQ(act("{\"type\":\"choose\",\"choice\":\"stand\"}"), 0);
-    CHECK_EQ(s->pending, HP_RETREAT);
-    CHECK_EQ(act("{\"type\":\"choose\",\"choice\":\"F5\"}"), 0);
+    retreat_into_f5();
     CHECK_EQ(s->pending, HP_DISPLACE_UNIT);
     CHECK_EQ(s->to_move, 1); /* the owner of the units decides */
     CHECK_EQ(listed(HA_CHOOSE, NULL, NULL), 2);
@@ -874,10 +881,7 @@ static void t_displacement_choices(void)
              "f", "b", "line", 3, "F5") "," U("g", "b", "dragoon", 3, "F5") "," U(
              "x1", "a", "militia", 2, "E4") "," U("x2", "a", "militia", 2, "E6"),
          NULL, 0);
-    CHECK_EQ(act("{\"type\":\"close_combat\",\"unit\":\"c\",\"target\":\"E5\"}"), 0);
-    force(4, 6, 1, 1, 1);
-    CHECK_EQ(act("{\"type\":\"choose\",\"choice\":\"stand\"}"), 0);
-    CHECK_EQ(act("{\"type\":\"choose\",\"choice\":\"F5\"}"), 0);
+    retreat_into_f5();
     CHECK_EQ(s->pending, HP_DISPLACE_UNIT);
     CHECK_EQ(act("{\"type\":\"choose\",\"choice\":\"g\"}"), 0);
     CHECK_EQ(s->pending, HP_DISPLACE_HEX);
@@ -896,10 +900,7 @@ static void t_displacement_choices(void)
              "f", "b", "line", 3, "F5") "," U("x1", "a", "militia", 2, "E4") "," U(
              "x2", "a", "militia", 2, "E6"),
          NULL, 0);
-    CHECK_EQ(act("{\"type\":\"close_combat\",\"unit\":\"c\",\"target\":\"E5\"}"), 0);
-    force(4, 6, 1, 1, 1);
-    CHECK_EQ(act("{\"type\":\"choose\",\"choice\":\"stand\"}"), 0);
-    CHECK_EQ(act("{\"type\":\"choose\",\"choice\":\"F5\"}"), 0);
+    retreat_into_f5();
     CHECK_EQ(s->pending, HP_DISPLACE_HEX);
     CHECK_EQ(s->to_move, 1);
     CHECK_EQ(listed(HA_CHOOSE, NULL, NULL), 3); /* F4, F6, G5: away from D5 */
