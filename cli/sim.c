@@ -144,6 +144,28 @@ static void progress(study *s, bool final, bool tick)
     }
 }
 
+/* The Ctrl-C notices, each once, under the lock: from the ticker within a
+ * second of the key; the second also when the study `ending`, since a
+ * second Ctrl-C can end every game before the ticker wakes (the first is
+ * moot then: nothing is left to wait for). */
+static void say_notices(study *s, bool ending)
+{
+    if (interrupted && !s->said_stopping && !ending) {
+        /* The games in progress may take minutes to finish, and nothing
+         * else would show that the key was heard. */
+        s->said_stopping = true;
+        s->drawn = false;
+        fprintf(stderr, "%smusket sim: stopping after the games in progress (Ctrl-C again %s)\n",
+                s->tty ? "\n" : "", abandon_ok ? "stops now, leaving them out" : "ends at once");
+    }
+    if (abandon && !s->said_abandon) {
+        s->said_abandon = true;
+        s->drawn = false;
+        fprintf(stderr, "%smusket sim: stopping now: the games in progress are left out\n",
+                s->tty ? "\n" : "");
+    }
+}
+
 /* The ticker thread: progress every second until ticker_stop. */
 static void *ticker(void *p)
 {
@@ -156,21 +178,7 @@ static void *ticker(void *p)
         pthread_cond_timedwait(&s->tick, &s->lock, &ts);
         if (s->ticker_stop)
             break;
-        if (interrupted && !s->said_stopping) {
-            /* Said within a second of Ctrl-C: the games in progress may
-             * take minutes to finish, and nothing else would show that
-             * the key was heard. */
-            s->said_stopping = true;
-            s->drawn = false;
-            fprintf(stderr, "%smusket sim: stopping after the games in progress (Ctrl-C again %s)\n",
-                    s->tty ? "\n" : "", abandon_ok ? "stops now, leaving them out" : "ends at once");
-        }
-        if (abandon && !s->said_abandon) {
-            s->said_abandon = true;
-            s->drawn = false;
-            fprintf(stderr, "%smusket sim: stopping now: the games in progress are left out\n",
-                    s->tty ? "\n" : "");
-        }
+        say_notices(s, false);
         progress(s, false, true);
     }
     pthread_mutex_unlock(&s->lock);
@@ -1073,6 +1081,8 @@ int mk_cli_sim(int argc, char **argv)
     /* Held to the end: under MPI, when the study ends early, players of
      * this rank may still be finishing a game. */
     pthread_mutex_lock(&s->lock);
+    if (!s->quiet)
+        say_notices(s, true);
     progress(s, true, false);
     rc = 0;
     if (s->failed) {

@@ -139,6 +139,10 @@ if [ "$rc" -eq 130 ] && grep -q "htl/tutorial: 0 of 4 games (interrupted)" "$tmp
   bad "sim second Ctrl-C: exit $rc, report: $(head -1 "$tmp/abandon.out")"; fi
 contains "$tmp/abandon.err" "reporting the 0 games that finished (those in progress left out)" \
   "sim second Ctrl-C"
+# The second Ctrl-C is acknowledged though every game ends before the
+# ticker's next second.
+contains "$tmp/abandon.err" "musket sim: stopping now: the games in progress are left out" \
+  "sim second Ctrl-C acknowledged"
 # Off a terminal, a line as soon as the study starts (a game can take minutes).
 contains "$tmp/ctrlc.err" "sim: 0/100000 games, A 0, B 0, draws 0, 0s elapsed, ETA ?" "sim start line"
 # On a terminal (script(1) gives one), the bar is redrawn every second while
