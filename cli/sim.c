@@ -50,6 +50,7 @@ typedef struct study {
     const mk_ruleset *rs;
     mk_scenario *sc;
     uint64_t options, seed;
+    char option_ids[512];    /* the optional rules on, their ids joined by '+' (the CSV's) */
     mk_ai_config cfg[2];
     char label[2][64];
     int n;
@@ -59,6 +60,7 @@ typedef struct study {
     /* shared, under lock */
     pthread_mutex_t lock;
     int next, finished, failed;
+    int resumed;             /* of `finished`, read by --resume, not played here */
     int wins_a, wins_b, draws;
     char error[256];
     double t0, last_line;
@@ -107,12 +109,13 @@ static void progress(study *s, bool final, bool tick)
     if (s->quiet || (final && !s->tty && s->last_count == s->finished))
         return;
     double el = now_s() - s->t0;
-    double eta = s->finished ? el / s->finished * (s->n - s->finished) : 0;
+    int played = s->finished - s->resumed;   /* this run's: the ETA's pace */
+    double eta = played ? el / played * (s->n - s->finished) : 0;
     char e1[16], e2[16];
     fmt_time(el, e1, sizeof e1);
     if (final)
         snprintf(e2, sizeof e2, "0s");
-    else if (s->finished)
+    else if (played)
         fmt_time(eta, e2, sizeof e2);
     else
         snprintf(e2, sizeof e2, "?");
@@ -200,21 +203,27 @@ static int play_game(void *p, int g, mk_match_game *r, char *msg, size_t len)
 
 static void csv_line(const study *s, FILE *f, const mk_match_game *r);
 
+/* Game r counted among the finished (under the lock, or before threads). */
+static void keep_game(study *s, const mk_match_game *r)
+{
+    s->games[r->number] = *r;
+    s->done[r->number] = 1;
+    s->finished++;
+    if (r->winner < 0)
+        s->draws++;
+    else if (r->winner == r->a_side)
+        s->wins_a++;
+    else
+        s->wins_b++;
+}
+
 /* A finished game, from any thread (or, under MPI, any rank). */
 static void record_game(void *p, const mk_match_game *r)
 {
     study *s = p;
     pthread_mutex_lock(&s->lock);
     if (!s->done[r->number]) {
-        s->games[r->number] = *r;
-        s->done[r->number] = 1;
-        s->finished++;
-        if (r->winner < 0)
-            s->draws++;
-        else if (r->winner == r->a_side)
-            s->wins_a++;
-        else
-            s->wins_b++;
+        keep_game(s, r);
         if (s->csv_live) {
             csv_line(s, s->csv_live, r);
             fflush(s->csv_live);
@@ -240,6 +249,8 @@ static void *worker(void *p)
     study *s = p;
     for (;;) {
         pthread_mutex_lock(&s->lock);
+        while (s->next < s->n && s->done[s->next])
+            s->next++;   /* read by --resume */
         int g = (interrupted || s->failed) ? s->n : s->next++;
         pthread_mutex_unlock(&s->lock);
         if (g >= s->n)
@@ -407,24 +418,33 @@ static int write_json(const study *s, const char *path)
         s->finished, "interrupted", (int)interrupted, "options",
         mk_options_json(s->rs, s->options), "engines", "a", a, "b", b, "sides", sides, "length",
         "actions", len_actions, "turns", len_turns, "games", games);
+    json_object_set_new(root, "games_resumed", json_integer(s->resumed));
     int rc = json_dump_file(root, path, JSON_INDENT(1));
     json_decref(root);
     return rc;
 }
 
-static void csv_header(const study *s, FILE *f)
+static void csv_header_text(const study *s, char *out, size_t n)
 {
     const char *s0 = s->sc->sides[0].id, *s1 = s->sc->nsides > 1 ? s->sc->sides[1].id : "side1";
-    fprintf(f, "number,seed,engine_%s,engine_%s,winner,level,vp_%s,vp_%s,turns,actions,seconds\n",
-            s0, s1, s0, s1);
+    snprintf(out, n,
+             "number,seed,engine_%s,engine_%s,winner,level,vp_%s,vp_%s,turns,actions,seconds,"
+             "scenario,options\n", s0, s1, s0, s1);
+}
+
+static void csv_header(const study *s, FILE *f)
+{
+    char h[512];
+    csv_header_text(s, h, sizeof h);
+    fputs(h, f);
 }
 
 static void csv_line(const study *s, FILE *f, const mk_match_game *r)
 {
-    fprintf(f, "%d,%llu,%s,%s,%s,%s,%d,%d,%d,%ld,%.3f\n", r->number, (unsigned long long)r->seed,
-            engine_of_side(s, r, 0), engine_of_side(s, r, 1),
+    fprintf(f, "%d,%llu,%s,%s,%s,%s,%d,%d,%d,%ld,%.3f,%s,%s\n", r->number,
+            (unsigned long long)r->seed, engine_of_side(s, r, 0), engine_of_side(s, r, 1),
             r->winner >= 0 ? s->sc->sides[r->winner].id : "", r->level, r->vp[0], r->vp[1],
-            r->turns, r->actions, r->seconds);
+            r->turns, r->actions, r->seconds, s->sc->id, s->option_ids);
 }
 
 /* The finished games in game order, written beside the file and renamed
@@ -677,6 +697,9 @@ static void usage(FILE *f)
         "  --max-actions M     stop a game after M actions, as a draw (default %d)\n"
         "  --json F, --csv F   every game's number, seed, engines, winner, VP, length\n"
         "  --svg F             a chart: win rates with intervals, game-length histogram\n"
+        "  --resume F          go on with the study whose --csv is F (the same command):\n"
+        "                      its games are counted, not played again, and F goes on\n"
+        "                      with the rest (unless --csv names another file)\n"
         "  --quiet             no progress on stderr\n"
         "example:\n"
         "  musket sim htl/tutorial -n 100 --a mcts --b greedy --budget-ms 200 --threads 2 \\\n"
@@ -743,8 +766,135 @@ static void errf(const char *fmt, ...)
     va_end(ap);
 }
 
+/* Splits a CSV line (its newline cut off) at its commas, in place; returns
+ * the number of fields, at most max (more: max + 1). */
+static int csv_fields(char *line, char **field, int max)
+{
+    int k = 0;
+    for (char *p = line;;) {
+        if (k == max)
+            return max + 1;
+        field[k++] = p;
+        p = strchr(p, ',');
+        if (!p)
+            return k;
+        *p++ = 0;
+    }
+}
+
+/* --resume F: the games of an earlier run of this same study, read from
+ * the CSV it wrote (--csv; a run stopped with Ctrl-C, killed, or lost with
+ * its machine keeps every game that finished), counted and not played
+ * again. Each game's line is checked against this command: its scenario
+ * and optional rules, its seed (the study seed's for that number) and its
+ * engines (A on the first side in even games: the engines and budgets). Every line must pass or
+ * nothing is read, and the file is not touched until the study starts. A
+ * last line without its newline (a run killed as it wrote) is left out and
+ * its game played again. Returns 0 or 2 (said). */
+static int resume_read(study *s, const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        errf("musket sim: --resume: cannot read %s: %s\n", path, strerror(errno));
+        return 2;
+    }
+    char line[1024], want[512];
+    csv_header_text(s, want, sizeof want);
+    if (!fgets(line, sizeof line, f) || strcmp(line, want) != 0) {
+        want[strcspn(want, "\n")] = 0;
+        errf("musket sim: --resume: %s is not a CSV of a study of %s (its first line should be "
+             "'%s')\n", path, s->sc->id, want);
+        fclose(f);
+        return 2;
+    }
+    int at = 1, rc = 0;
+    while (rc == 0 && fgets(line, sizeof line, f)) {
+        at++;
+        size_t len = strlen(line);   /* (0 only for a NUL byte: not a game's line, below) */
+        if (len && line[len - 1] != '\n') {
+            if (len < sizeof line - 1 && feof(f)) {
+                fprintf(stderr, "musket sim: --resume: %s: line %d is cut short (the run was "
+                                "stopped as it wrote it): left out, its game played again\n",
+                        path, at);
+                break;
+            }
+            errf("musket sim: --resume: %s: line %d is too long\n", path, at);
+            rc = 2;
+            break;
+        }
+        if (len)
+            line[len - 1] = 0;
+        char *fl[13], *end;
+        long number, vp0, vp1, turns, actions;
+        mk_match_game r;
+        memset(&r, 0, sizeof r);
+        if (csv_fields(line, fl, 13) != 13 || !parse_long(fl[0], 0, 0x7fffffff, &number) ||
+            !parse_long(fl[6], -1000000, 1000000, &vp0) ||
+            !parse_long(fl[7], -1000000, 1000000, &vp1) ||
+            !parse_long(fl[8], 0, 1000000, &turns) ||
+            !parse_long(fl[9], 0, 0x7fffffffL, &actions) || strlen(fl[5]) >= sizeof r.level) {
+            errf("musket sim: --resume: %s: line %d is not a game's line of this CSV\n", path,
+                 at);
+            rc = 2;
+            break;
+        }
+        r.number = (int)number;
+        errno = 0;
+        r.seed = strtoull(fl[1], &end, 10);
+        r.seconds = strtod(fl[10], NULL);
+        r.a_side = r.number & 1;   /* as mk_match_play */
+        r.winner = -1;
+        for (int side = 0; side < s->sc->nsides && fl[4][0]; side++)
+            if (strcmp(fl[4], s->sc->sides[side].id) == 0)
+                r.winner = side;
+        snprintf(r.level, sizeof r.level, "%s", fl[5]);
+        r.finished = strcmp(r.level, "unfinished") != 0;
+        r.vp[0] = (int)vp0;
+        r.vp[1] = (int)vp1;
+        r.turns = (int)turns;
+        r.actions = actions;
+        if (strcmp(fl[11], s->sc->id) != 0 || strcmp(fl[12], s->option_ids) != 0) {
+            errf("musket sim: --resume: %s: line %d: game %d is of %s%s%s, this study of %s%s%s\n",
+                 path, at, r.number, fl[11], fl[12][0] ? " with " : "", fl[12], s->sc->id,
+                 s->option_ids[0] ? " with " : "", s->option_ids);
+            rc = 2;
+        } else if (r.number >= s->n) {
+            errf("musket sim: --resume: %s: line %d is game %d, and this study has %d (-n)\n",
+                 path, at, r.number, s->n);
+            rc = 2;
+        } else if (errno || *end || r.seed != mk_match_seed(s->seed, r.number)) {
+            errf("musket sim: --resume: %s: line %d: game %d's seed %s is not that of game %d "
+                 "of --seed %llu (the CSV is of another study)\n", path, at, r.number, fl[1],
+                 r.number, (unsigned long long)s->seed);
+            rc = 2;
+        } else if (strcmp(fl[2], engine_of_side(s, &r, 0)) != 0 ||
+                   strcmp(fl[3], engine_of_side(s, &r, 1)) != 0) {
+            errf("musket sim: --resume: %s: line %d: game %d was played by %s against %s, "
+                 "not by this study's engines (%s against %s)\n", path, at, r.number, fl[2],
+                 fl[3], engine_of_side(s, &r, 0), engine_of_side(s, &r, 1));
+            rc = 2;
+        } else if (r.winner < 0 && fl[4][0]) {
+            errf("musket sim: --resume: %s: line %d: no side '%s' in %s\n", path, at, fl[4],
+                 s->sc->id);
+            rc = 2;
+        } else if (s->done[r.number]) {
+            errf("musket sim: --resume: %s: line %d: game %d twice\n", path, at, r.number);
+            rc = 2;
+        } else {
+            keep_game(s, &r);
+        }
+    }
+    if (rc == 0 && ferror(f)) {
+        errf("musket sim: --resume: cannot read %s: %s\n", path, strerror(errno));
+        rc = 2;
+    }
+    fclose(f);
+    s->resumed = s->finished;
+    return rc;
+}
+
 typedef struct sim_args {
-    const char *json, *csv, *svg;
+    const char *json, *csv, *svg, *resume;
     long threads, rank_timeout;
 } sim_args;
 
@@ -811,6 +961,13 @@ static int setup(int argc, char **argv, bool root, study **out, sim_args *o)
             o->csv = v;
         else if (strcmp(a, "--svg") == 0)
             o->svg = v;
+        else if (strcmp(a, "--resume") == 0) {
+#ifdef MUSKET_MPI
+            errf("musket sim: --resume is for the one-process musket sim, not musket-mpi\n");
+            return 2;
+#endif
+            o->resume = v;
+        }
         else if (strcmp(a, "--option") == 0) {
             if (noptions < MK_MAX_OPTIONS)
                 option_ids[noptions++] = v;
@@ -948,6 +1105,12 @@ static int setup(int argc, char **argv, bool root, study **out, sim_args *o)
         }
         s->options |= 1ull << opt;
     }
+    for (int i = 0; i < s->rs->noptions && i < 64; i++)
+        if (s->options >> i & 1) {
+            size_t l = strlen(s->option_ids);
+            snprintf(s->option_ids + l, sizeof s->option_ids - l, "%s%s", l ? "+" : "",
+                     s->rs->options[i].id);
+        }
     if (s->rs->check_options && s->rs->check_options(s->options, &err) != 0) {
         errf("musket sim: %s\n", err.msg);
         study_free(s);
@@ -968,16 +1131,35 @@ static int setup(int argc, char **argv, bool root, study **out, sim_args *o)
     }
     s->quiet = quiet || !root;
     s->tty = !s->quiet && isatty(STDERR_FILENO);
+    if (root && o->resume) {
+        if (resume_read(s, o->resume) != 0) {
+            study_free(s);
+            return 2;
+        }
+        if (!o->csv)
+            o->csv = o->resume;   /* the study goes on in its own file */
+        if (!s->quiet)
+            fprintf(stderr, "musket sim: resuming: %d of the %d games read from %s, %d to play\n",
+                    s->resumed, s->n, o->resume, s->n - s->resumed);
+    }
     /* The CSV is opened now: a path that cannot be written is said before
-     * hours of games, not after them. */
+     * hours of games, not after them. With resumed games it starts with
+     * them, written whole beside it and renamed over it (the file may be
+     * the one they were read from). */
     if (root && o->csv) {
-        s->csv_live = fopen(o->csv, "w");
+        if (s->resumed && write_csv(s, o->csv) != 0) {
+            errf("musket sim: --csv: cannot write %s: %s\n", o->csv, strerror(errno));
+            study_free(s);
+            return 2;
+        }
+        s->csv_live = fopen(o->csv, s->resumed ? "a" : "w");
         if (!s->csv_live) {
             errf("musket sim: --csv: cannot write %s: %s\n", o->csv, strerror(errno));
             study_free(s);
             return 2;
         }
-        csv_header(s, s->csv_live);
+        if (!s->resumed)
+            csv_header(s, s->csv_live);
         fflush(s->csv_live);
     }
     *out = s;

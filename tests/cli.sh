@@ -167,12 +167,48 @@ rows=$(lines_of "$tmp/killed.csv")
 # Whole lines only, and a game that both studies finished (the same seed)
 # is the same game in both.
 whole=$(tail -n +2 "$tmp/killed.csv" |
-  grep -cE '^[0-9]+,[0-9]+,greedy,greedy,[a-z]*,[a-z]*,[0-9]+,[0-9]+,[0-9]+,[0-9]+,[0-9.]+$')
+  grep -cE '^[0-9]+,[0-9]+,greedy,greedy,[a-z]*,[a-z]*,[0-9]+,[0-9]+,[0-9]+,[0-9]+,[0-9.]+,htl/trenton,$')
 differ=$(join -t, <(tail -n +2 "$tmp/killed.csv" | cut -d, -f1-10 | sort -t, -k1,1) \
   <(tail -n +2 "$tmp/ctrlc.csv" | cut -d, -f1-10 | sort -t, -k1,1) |
   awk -F, '{ for (i = 2; i <= 10; i++) if ($i != $(i + 9)) { print; break } }' | wc -l)
 if [ "$rows" -ge 3 ] && [ "$whole" -eq "$rows" ] && [ "$differ" -eq 0 ]; then ok; else
   bad "sim killed: $rows games in the CSV, $whole whole, $differ differ"; cat "$tmp/killed.csv" >&2; fi
+# --resume: the killed study goes on in its CSV, its games not played
+# again, and ends with exactly the games of a study never stopped (greedy
+# is deterministic; all but the seconds compared). -n: 2 games past the
+# last one the killed study finished, so the gaps its two threads left are
+# played too.
+last=$(tail -n +2 "$tmp/killed.csv" | cut -d, -f1 | sort -n | tail -1)
+n=$((last + 3))
+resume_cmd=("$musket" sim htl/trenton -n "$n" --a greedy --b greedy --samples 4 --seed 5)
+expect 0 "sim --resume" -- "${resume_cmd[@]}" --resume "$tmp/killed.csv" --json "$tmp/resumed.json"
+contains "$tmp/err" "resuming: $rows of the $n games read from $tmp/killed.csv, $((n - rows)) to play" \
+  "sim --resume says what it read"
+contains "$tmp/out" "htl/trenton: $n of $n games" "sim --resume report"
+contains "$tmp/resumed.json" "\"games_resumed\": $rows" "sim --resume JSON"
+expect 0 "sim never stopped" -- "${resume_cmd[@]}" --csv "$tmp/whole.csv" --quiet
+if diff <(cut -d, -f1-10,12-13 "$tmp/killed.csv") <(cut -d, -f1-10,12-13 "$tmp/whole.csv") >/dev/null &&
+   [ "$(lines_of "$tmp/whole.csv")" -eq "$n" ]; then ok; else
+  bad "sim --resume: the resumed study's games differ from a whole study's"; fi
+# Another study's CSV is refused, and left as it was.
+before=$(md5sum <"$tmp/whole.csv")
+expect 2 "sim --resume of another seed" -- "${resume_cmd[@]:0:12}" 6 --resume "$tmp/whole.csv"
+contains "$tmp/err" "is not that of game 0 of --seed 6 (the CSV is of another study)" "sim --resume seed"
+expect 2 "sim --resume of another scenario" -- "$musket" sim htl/tutorial -n "$n" --a greedy --b greedy \
+  --samples 4 --seed 5 --resume "$tmp/whole.csv"
+contains "$tmp/err" "game 0 is of htl/trenton, this study of htl/tutorial" "sim --resume scenario"
+expect 2 "sim --resume with other engines" -- "${resume_cmd[@]}" --b random --resume "$tmp/whole.csv"
+contains "$tmp/err" "not by this study's engines (greedy against random)" "sim --resume engines"
+expect 2 "sim --resume of no file" -- "${resume_cmd[@]}" --resume "$tmp/none.csv"
+contains "$tmp/err" "--resume: cannot read $tmp/none.csv" "sim --resume no file"
+if [ "$(md5sum <"$tmp/whole.csv")" = "$before" ]; then ok; else bad "sim --resume refused, and the CSV changed"; fi
+# A last line cut short as the run was killed is left out and played again.
+{ head -3 "$tmp/whole.csv"; sed -n 4p "$tmp/whole.csv" | cut -c1-12 | tr -d '\n'; } >"$tmp/cut.csv"
+expect 0 "sim --resume of a cut line" -- "${resume_cmd[@]:0:4}" 4 "${resume_cmd[@]:5}" \
+  --resume "$tmp/cut.csv" --quiet
+contains "$tmp/err" "line 4 is cut short" "sim --resume cut line"
+if diff <(cut -d, -f1-10 "$tmp/cut.csv") <(head -5 "$tmp/whole.csv" | cut -d, -f1-10) >/dev/null
+then ok; else bad "sim --resume of a cut line: not the 4 games"; cat "$tmp/cut.csv" >&2; fi
 
 # Terminal play with piped input ends cleanly at end of input.
 printf '1\nq\n' | "$musket" play htl/tutorial --seed 3 --no-color >"$tmp/play.out" 2>&1
