@@ -824,7 +824,7 @@ static int resume_read(study *s, const char *path)
         }
         if (len)
             line[len - 1] = 0;
-        char *fl[13], *end;
+        char *fl[13], *end, *secs_end = NULL;
         long number, vp0, vp1, turns, actions;
         mk_match_game r;
         memset(&r, 0, sizeof r);
@@ -832,7 +832,8 @@ static int resume_read(study *s, const char *path)
             !parse_long(fl[6], -1000000, 1000000, &vp0) ||
             !parse_long(fl[7], -1000000, 1000000, &vp1) ||
             !parse_long(fl[8], 0, 1000000, &turns) ||
-            !parse_long(fl[9], 0, 0x7fffffffL, &actions) || strlen(fl[5]) >= sizeof r.level) {
+            !parse_long(fl[9], 0, 0x7fffffffL, &actions) || strlen(fl[5]) >= sizeof r.level ||
+            (r.seconds = strtod(fl[10], &secs_end), secs_end == fl[10] || *secs_end)) {
             errf("musket sim: --resume: %s: line %d is not a game's line of this CSV\n", path,
                  at);
             rc = 2;
@@ -841,7 +842,6 @@ static int resume_read(study *s, const char *path)
         r.number = (int)number;
         errno = 0;
         r.seed = strtoull(fl[1], &end, 10);
-        r.seconds = strtod(fl[10], NULL);
         r.a_side = r.number & 1;   /* as mk_match_play */
         r.winner = -1;
         for (int side = 0; side < s->sc->nsides && fl[4][0]; side++)
@@ -965,8 +965,9 @@ static int setup(int argc, char **argv, bool root, study **out, sim_args *o)
 #ifdef MUSKET_MPI
             errf("musket sim: --resume is for the one-process musket sim, not musket-mpi\n");
             return 2;
-#endif
+#else
             o->resume = v;
+#endif
         }
         else if (strcmp(a, "--option") == 0) {
             if (noptions < MK_MAX_OPTIONS)
