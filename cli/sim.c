@@ -786,8 +786,10 @@ static int csv_fields(char *line, char **field, int max)
  * the CSV it wrote (--csv; a run stopped with Ctrl-C, killed, or lost with
  * its machine keeps every game that finished), counted and not played
  * again. Each game's line is checked against this command: its scenario
- * and optional rules, its seed (the study seed's for that number) and its
- * engines (A on the first side in even games: the engines and budgets). Every line must pass or
+ * and optional rules, its seed (the study seed's for that number), its
+ * engines (A on the first side in even games: the engines, their budgets
+ * and the knobs given, as the engine's label names them) and its length
+ * against --max-actions. Every line must pass or
  * nothing is read, and the file is not touched until the study starts. A
  * last line without its newline (a run killed as it wrote) is left out and
  * its game played again. Returns 0 or 2 (said). */
@@ -872,6 +874,13 @@ static int resume_read(study *s, const char *path)
             errf("musket sim: --resume: %s: line %d: game %d was played by %s against %s, "
                  "not by this study's engines (%s against %s)\n", path, at, r.number, fl[2],
                  fl[3], engine_of_side(s, &r, 0), engine_of_side(s, &r, 1));
+            rc = 2;
+        } else if (r.finished ? r.actions > s->max_actions : r.actions != s->max_actions) {
+            /* A game is played alike under any --max-actions it finished
+             * within, and one stopped unfinished only under the same. */
+            errf("musket sim: --resume: %s: line %d: game %d %s after %ld actions, which "
+                 "--max-actions %ld would not give (the CSV is of another study)\n", path, at,
+                 r.number, r.finished ? "ended" : "was stopped", r.actions, s->max_actions);
             rc = 2;
         } else if (r.winner < 0 && fl[4][0]) {
             errf("musket sim: --resume: %s: line %d: no side '%s' in %s\n", path, at, fl[4],
@@ -1077,12 +1086,23 @@ static int setup(int argc, char **argv, bool root, study **out, sim_args *o)
                 size_t l = strlen(s->label[k]);
                 snprintf(s->label[k] + l, sizeof s->label[k] - l, " k %d", c->rollout_k);
             }
+            if (explore_pct >= 0) {
+                size_t l = strlen(s->label[k]);
+                snprintf(s->label[k] + l, sizeof s->label[k] - l, " exploration %ld",
+                         explore_pct);
+            }
             if (c->threads > 1) {
                 size_t l = strlen(s->label[k]);
                 snprintf(s->label[k] + l, sizeof s->label[k] - l, " %d threads", c->threads);
             }
         } else {
             snprintf(s->label[k], sizeof s->label[k], "%s", mk_ai_engine_name(c->engine));
+            mk_ai_config dflt;
+            mk_ai_config_init(&dflt);
+            if (c->engine == MK_AI_GREEDY && c->samples != dflt.samples) {
+                size_t l = strlen(s->label[k]);
+                snprintf(s->label[k] + l, sizeof s->label[k] - l, " samples %d", c->samples);
+            }
         }
     }
     int nrs;

@@ -43,6 +43,12 @@ expect 2 "show of an unknown scenario" -- "$musket" show htl/atlantis
 contains "$tmp/err" "unknown scenario 'htl/atlantis'" "show of an unknown scenario"
 # 21 ids do not fit the message: it says how many more, not a list that looks whole.
 contains "$tmp/err" " more: musket list; or give a .json file" "unknown scenario: the list's end"
+# An id is loaded straight from its file (core/catalog.c), but only a
+# listed id's shape: no way out of the scenario folder.
+for id in htl/../htl/tutorial ../scenarios/htl/tutorial /htl/tutorial htl/ htl/.tutorial; do
+  expect 2 "show $id" -- "$musket" show "$id"
+  contains "$tmp/err" "unknown scenario '$id'" "show $id: unknown"
+done
 expect 0 "validate every built-in scenario" -- "$musket" validate scenarios/*/*.json
 
 printf '{"ruleset": "htl", "id": "x",\n  "title": }\n' >"$tmp/syntax.json"
@@ -167,7 +173,7 @@ rows=$(lines_of "$tmp/killed.csv")
 # Whole lines only, and a game that both studies finished (the same seed)
 # is the same game in both.
 whole=$(tail -n +2 "$tmp/killed.csv" |
-  grep -cE '^[0-9]+,[0-9]+,greedy,greedy,[a-z]*,[a-z]*,[0-9]+,[0-9]+,[0-9]+,[0-9]+,[0-9.]+,htl/trenton,$')
+  grep -cE '^[0-9]+,[0-9]+,greedy samples 4,greedy samples 4,[a-z]*,[a-z]*,[0-9]+,[0-9]+,[0-9]+,[0-9]+,[0-9.]+,htl/trenton,$')
 differ=$(join -t, <(tail -n +2 "$tmp/killed.csv" | cut -d, -f1-10 | sort -t, -k1,1) \
   <(tail -n +2 "$tmp/ctrlc.csv" | cut -d, -f1-10 | sort -t, -k1,1) |
   awk -F, '{ for (i = 2; i <= 10; i++) if ($i != $(i + 9)) { print; break } }' | wc -l)
@@ -198,7 +204,14 @@ expect 2 "sim --resume of another scenario" -- "$musket" sim htl/tutorial -n "$n
   --samples 4 --seed 5 --resume "$tmp/whole.csv"
 contains "$tmp/err" "game 0 is of htl/trenton, this study of htl/tutorial" "sim --resume scenario"
 expect 2 "sim --resume with other engines" -- "${resume_cmd[@]}" --b random --resume "$tmp/whole.csv"
-contains "$tmp/err" "not by this study's engines (greedy against random)" "sim --resume engines"
+contains "$tmp/err" "not by this study's engines (greedy samples 4 against random)" "sim --resume engines"
+expect 2 "sim --resume with other samples" -- "${resume_cmd[@]}" --samples 8 --resume "$tmp/whole.csv"
+contains "$tmp/err" "was played by greedy samples 4 against greedy samples 4, not by this study's engines (greedy against greedy)" \
+  "sim --resume samples"
+expect 2 "sim --resume with fewer --max-actions" -- "${resume_cmd[@]}" --max-actions 10 \
+  --resume "$tmp/whole.csv"
+contains "$tmp/err" "line 2: game 0 ended after" "sim --resume max-actions"
+contains "$tmp/err" "actions, which --max-actions 10 would not give" "sim --resume max-actions"
 expect 2 "sim --resume of no file" -- "${resume_cmd[@]}" --resume "$tmp/none.csv"
 contains "$tmp/err" "--resume: cannot read $tmp/none.csv" "sim --resume no file"
 if [ "$(md5sum <"$tmp/whole.csv")" = "$before" ]; then ok; else bad "sim --resume refused, and the CSV changed"; fi
