@@ -922,6 +922,16 @@ static void study_free(study *s)
     free(s);
 }
 
+/* Appends to an engine's name (cut to its buffer, as every message). */
+static void label_add(char *label, size_t cap, const char *fmt, ...)
+{
+    size_t l = strlen(label);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(label + l, cap - l, fmt, ap);
+    va_end(ap);
+}
+
 /* Parses the command line and sets up the study. root: this process
  * writes the outputs (and talks). Returns 0 with *out set, SIM_HELP once
  * the help is shown, 2 for a usage error, 1 for a failure. */
@@ -1060,49 +1070,37 @@ static int setup(int argc, char **argv, bool root, study **out, sim_args *o)
         if (rollout_k > 0)
             c->rollout_k = (int)rollout_k;
         c->threads = c->engine == MK_AI_MCTS ? (int)search_threads : 1;   /* (only mcts searches) */
+        /* The engine's name says its budget and every knob given, so that
+         * the report tells studies apart and --resume can check them. */
+        char *lb = s->label[k];
+        size_t cap = sizeof s->label[k];
+        lb[0] = 0;
         if (c->engine == MK_AI_MCTS) {
             if (c->budget_ms > 0)
-                snprintf(s->label[k], sizeof s->label[k], "mcts %d ms", c->budget_ms);
+                label_add(lb, cap, "mcts %d ms", c->budget_ms);
             else
-                snprintf(s->label[k], sizeof s->label[k], "mcts %d it",
-                         c->iterations > 0 ? c->iterations : MK_MCTS_DEFAULT_ITERATIONS);
-            if (c->tree_depth >= 0) { /* the report says which search it was */
-                size_t l = strlen(s->label[k]);
-                if (c->tree_depth <= 1)
-                    snprintf(s->label[k] + l, sizeof s->label[k] - l, "%s",
-                             c->tree_depth ? " flat" : " full tree");
-                else
-                    snprintf(s->label[k] + l, sizeof s->label[k] - l, " tree %d", c->tree_depth);
-            }
-            if (c->rollout_depth >= 0 || c->rollout_depth == MK_ROLLOUT_HORIZON) {
-                size_t l = strlen(s->label[k]);
-                if (c->rollout_depth >= 0)
-                    snprintf(s->label[k] + l, sizeof s->label[k] - l, " rollout %d",
-                             c->rollout_depth);
-                else
-                    snprintf(s->label[k] + l, sizeof s->label[k] - l, " horizon");
-            }
-            if (c->rollout_k > 0) {
-                size_t l = strlen(s->label[k]);
-                snprintf(s->label[k] + l, sizeof s->label[k] - l, " k %d", c->rollout_k);
-            }
-            if (explore_pct >= 0) {
-                size_t l = strlen(s->label[k]);
-                snprintf(s->label[k] + l, sizeof s->label[k] - l, " exploration %ld",
-                         explore_pct);
-            }
-            if (c->threads > 1) {
-                size_t l = strlen(s->label[k]);
-                snprintf(s->label[k] + l, sizeof s->label[k] - l, " %d threads", c->threads);
-            }
+                label_add(lb, cap, "mcts %d it",
+                          c->iterations > 0 ? c->iterations : MK_MCTS_DEFAULT_ITERATIONS);
+            if (c->tree_depth == 0 || c->tree_depth == 1)
+                label_add(lb, cap, c->tree_depth ? " flat" : " full tree");
+            else if (c->tree_depth > 1)
+                label_add(lb, cap, " tree %d", c->tree_depth);
+            if (c->rollout_depth >= 0)
+                label_add(lb, cap, " rollout %d", c->rollout_depth);
+            else if (c->rollout_depth == MK_ROLLOUT_HORIZON)
+                label_add(lb, cap, " horizon");
+            if (c->rollout_k > 0)
+                label_add(lb, cap, " k %d", c->rollout_k);
+            if (explore_pct >= 0)
+                label_add(lb, cap, " exploration %ld", explore_pct);
+            if (c->threads > 1)
+                label_add(lb, cap, " %d threads", c->threads);
         } else {
-            snprintf(s->label[k], sizeof s->label[k], "%s", mk_ai_engine_name(c->engine));
             mk_ai_config dflt;
             mk_ai_config_init(&dflt);
-            if (c->engine == MK_AI_GREEDY && c->samples != dflt.samples) {
-                size_t l = strlen(s->label[k]);
-                snprintf(s->label[k] + l, sizeof s->label[k] - l, " samples %d", c->samples);
-            }
+            label_add(lb, cap, "%s", mk_ai_engine_name(c->engine));
+            if (c->engine == MK_AI_GREEDY && c->samples != dflt.samples)
+                label_add(lb, cap, " samples %d", c->samples);
         }
     }
     int nrs;
